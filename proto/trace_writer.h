@@ -1,0 +1,58 @@
+#pragma once
+/// @brief Writes a .wstrace file: prelude and header at once, events buffered, trailer on close().
+///
+/// Bytes reach the operating system on flush(), when the buffer fills, and on close(); a process killed between two
+/// flushes leaves a readable trace up to the last one. Only close() writes the trailer that marks the trace complete.
+/// Not thread-safe: callers that write from several threads serialize (the tracer owns one lock).
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "trace.pb.h"
+#include "trace_validation.h"
+
+namespace warpsim {
+
+class TraceWriter {
+ public:
+  static constexpr std::size_t kDefaultBufferBytes = std::size_t{1} << 20;
+
+  /// Creates or truncates `path` and writes the prelude and `header` (its schema_version is set to the format
+  /// version). Throws TraceError if the file cannot be created or the header is inconsistent.
+  TraceWriter(const std::filesystem::path& path, TraceHeader header,
+              std::size_t buffer_bytes = kDefaultBufferBytes);
+  /// Closes if close() was not called, swallowing errors: call close() to learn about them.
+  ~TraceWriter();
+
+  TraceWriter(const TraceWriter&) = delete;
+  TraceWriter& operator=(const TraceWriter&) = delete;
+
+  /// Appends one event. Throws TraceError if it names a device the header lacks, or on a write failure.
+  void write(const Event& event);
+  /// Hands every buffered byte to the operating system (no fsync).
+  void flush();
+  /// Flushes, writes the trailer and closes the file. Idempotent.
+  void close();
+
+  std::uint64_t events_written() const { return events_written_; }
+  /// Bytes written so far, buffered ones included.
+  std::uint64_t bytes_written() const { return file_offset_ + buffer_.size(); }
+
+ private:
+  void append_record(const google::protobuf::MessageLite& body, std::uint32_t field_number);
+  void write_to_file(const char* data, std::size_t size);
+  [[noreturn]] void fail(const std::string& problem) const;
+
+  std::string path_;
+  int fd_ = -1;
+  TraceHeader header_;
+  KnownDevices devices_;
+  std::string buffer_;
+  std::size_t buffer_limit_;
+  std::uint64_t file_offset_ = 0;
+  std::uint64_t events_written_ = 0;
+};
+
+}  // namespace warpsim

@@ -1,0 +1,43 @@
+#include "inspect_command.h"
+
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "summary_json.h"
+#include "summary_text.h"
+#include "trace_reader.h"
+#include "trace_summary.h"
+
+namespace warpsim::cli {
+namespace {
+
+struct InspectOptions {
+  std::string trace;
+  bool json = false;
+  std::size_t top = 10;
+};
+
+void run_inspect(const InspectOptions& options) {
+  TraceReader reader(options.trace);
+  const TraceSummary summary = summarize(reader, options.top);
+  if (options.json)
+    std::cout << summary_to_json(summary).dump(2) << '\n';
+  else
+    std::cout << summary_to_text(summary);
+  // A truncated trace is summarized (every complete event counts) and reported, but is not a failure.
+  if (!summary.truncation_warning.empty()) std::cerr << "warning: " << summary.truncation_warning << '\n';
+}
+
+}  // namespace
+
+void add_inspect_command(CLI::App& app) {
+  auto options = std::make_shared<InspectOptions>();
+  CLI::App* command = app.add_subcommand("inspect", "Summarize a trace: devices, links, kernels, copies");
+  command->add_option("trace", options->trace, "Trace file (.wstrace)")->required();
+  command->add_flag("--json", options->json, "Print one JSON object (keys documented in README.md)");
+  command->add_option("--top", options->top, "How many kernels to list by total time")->check(CLI::PositiveNumber);
+  command->callback([options] { run_inspect(*options); });
+}
+
+}  // namespace warpsim::cli

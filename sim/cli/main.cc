@@ -1,0 +1,26 @@
+// warpsim: one binary, one subcommand per file in sim/cli/.
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <iostream>
+
+#include "inspect_command.h"
+#include "trace_error.h"
+#include "warpsim/version.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"warpsim: trace-driven simulator for CUDA GPUs and multi-GPU nodes"};
+  app.set_version_flag("--version", std::string("warpsim ") + warpsim::kVersion);
+  app.require_subcommand(1);
+  warpsim::cli::add_inspect_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error);
+  } catch (const std::exception& error) {
+    // TraceError and the like: one line naming what and where; the caller gets a plain failure status.
+    std::cerr << "error: " << error.what() << '\n';
+    return 1;
+  }
+  return 0;
+}
