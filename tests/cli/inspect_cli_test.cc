@@ -1,0 +1,125 @@
+// `warpsim inspect` as users run it: the binary, real files, exit statuses and stderr.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "raw_trace.h"
+#include "sample_trace.h"
+#include "trace_format.h"
+
+namespace warpsim {
+namespace {
+
+using ::testing::HasSubstr;
+
+struct CommandResult {
+  int exit_status = -1;  // -1: killed by a signal
+  std::string out;
+  std::string err;
+};
+
+CommandResult run_warpsim(const std::string& arguments) {
+  const auto dir = testing::fresh_temp_dir();
+  const std::string command = std::string(WARPSIM_BINARY) + " " + arguments + " >" + (dir / "out").string() +
+                              " 2>" + (dir / "err").string();
+  const int status = std::system(command.c_str());
+  CommandResult result;
+  result.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = testing::read_file(dir / "out");
+  result.err = testing::read_file(dir / "err");
+  return result;
+}
+
+std::string data(const std::string& name) { return std::string(WARPSIM_TEST_DATA) + "/" + name; }
+
+// A failed inspect: non-zero status from exit() (a shell reports signals as 128+N), one line on stderr that names
+// the file, nothing on stdout.
+void expect_clean_failure(const CommandResult& result, const std::string& file, const std::string& problem) {
+  EXPECT_GT(result.exit_status, 0);
+  EXPECT_LT(result.exit_status, 128);
+  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+  EXPECT_THAT(result.err, HasSubstr(file));
+  EXPECT_THAT(result.err, HasSubstr(problem));
+  EXPECT_EQ(result.out, "");
+}
+
+TEST(InspectCli, SummarizesTheShippedSample) {
+  const CommandResult result = run_warpsim("inspect " + data("sample.wstrace"));
+  EXPECT_EQ(result.exit_status, 0) << result.err;
+  EXPECT_EQ(result.err, "");
+  EXPECT_THAT(result.out, HasSubstr("devices    2"));
+  EXPECT_THAT(result.out, HasSubstr("top kernels by total time"));
+}
+
+TEST(InspectCli, JsonHasTheDocumentedKeys) {
+  const CommandResult result = run_warpsim("inspect --json " + data("sample.wstrace"));
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  const nlohmann::json json = nlohmann::json::parse(result.out);
+  for (const char* key : {"devices", "links", "kernels", "copies", "kernels_with_counters"})
+    EXPECT_TRUE(json.contains(key)) << key;
+  EXPECT_EQ(json["devices"][0]["sm_count"], 132);
+  EXPECT_EQ(json["links"][0]["type"], "NVLINK");
+  EXPECT_EQ(json["kernels"], 24);
+  EXPECT_EQ(json["kernels_with_counters"], 4);
+  EXPECT_EQ(json["copies"]["PtoP"], 8);
+}
+
+TEST(InspectCli, TruncatedSampleIsSummarizedWithAWarning) {
+  const CommandResult complete = run_warpsim("inspect --json " + data("sample.wstrace"));
+  const CommandResult result = run_warpsim("inspect --json " + data("sample-truncated.wstrace"));
+  EXPECT_EQ(result.exit_status, 0);
+  EXPECT_THAT(result.err, HasSubstr("truncated"));
+  EXPECT_THAT(result.err, HasSubstr("sample-truncated.wstrace: offset "));
+  const nlohmann::json json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["truncated"], true);
+  EXPECT_EQ(json["events"].get<int>(), nlohmann::json::parse(complete.out)["events"].get<int>() - 1);
+}
+
+TEST(InspectCli, EveryBadInputFailsCleanly) {
+  const auto dir = testing::fresh_temp_dir();
+  const std::string sample = testing::read_file(data("sample.wstrace"));
+  const auto offsets = testing::record_offsets(sample);
+  const std::string header = testing::encode_header(testing::two_gpu_header());
+  auto bad = [&](const std::string& name, const std::string& bytes) {
+    testing::write_file(dir / name, bytes);
+    return (dir / name).string();
+  };
+  std::string long_length = sample;
+  long_length[offsets.back()] = 0x7f;
+  std::string garbage = sample;
+  std::fill(garbage.begin() + static_cast<long>(offsets[1]) + 1, garbage.begin() + static_cast<long>(offsets[2]), '\xff');
+
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {bad("text.wstrace", "kernel,start,end\n"), "not a warpsim trace"},
+      {bad("newer.wstrace", testing::prelude(trace_format::kFormatVersion + 1) + sample.substr(12)), "newer"},
+      {bad("long-length.wstrace", long_length), "larger than"},
+      {bad("absurd-length.wstrace", sample.substr(0, offsets[1]) + "\xff\xff\xff\xff\x0f" + sample.substr(offsets[1] + 5)),
+       "absurdly large"},
+      {bad("garbage.wstrace", garbage), "garbage"},
+      {bad("no-header.wstrace", testing::prelude(1) + testing::encode_event(testing::kernel_event(0, 1, "k", 0, 1))),
+       "no header"},
+      {bad("unknown-device.wstrace", testing::prelude(1) + header +
+                                         testing::encode_event(testing::kernel_event(4, 1, "k", 0, 1))),
+       "device 4"},
+      {bad("empty.wstrace", ""), "empty file"},
+      {(dir / "missing.wstrace").string(), "no such file"},
+  };
+  for (const auto& [file, problem] : cases) {
+    SCOPED_TRACE(file);
+    expect_clean_failure(run_warpsim("inspect " + file), file, problem);
+    expect_clean_failure(run_warpsim("inspect --json " + file), file, problem);
+  }
+}
+
+TEST(InspectCli, UsageErrorsExitNonZero) {
+  EXPECT_NE(run_warpsim("inspect").exit_status, 0);
+  EXPECT_NE(run_warpsim("no-such-command").exit_status, 0);
+  EXPECT_EQ(run_warpsim("--version").exit_status, 0);
+}
+
+}  // namespace
+}  // namespace warpsim
