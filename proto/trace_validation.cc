@@ -16,15 +16,24 @@ Problem check_interval(std::uint64_t start_ns, std::uint64_t end_ns) {
   return "ends (" + std::to_string(end_ns) + " ns) before it starts (" + std::to_string(start_ns) + " ns)";
 }
 
+// proto3 enums are open: a value outside the schema parses, so refuse it here rather than in every consumer.
+template <typename IsValid>
+Problem check_enum(int value, IsValid is_valid, const char* what) {
+  if (is_valid(value)) return std::nullopt;
+  return "has unknown " + std::string(what) + " " + std::to_string(value);
+}
+
 Problem check_endpoint(const Endpoint& endpoint, const KnownDevices& devices) {
+  if (auto p = check_enum(endpoint.kind(), Endpoint::Kind_IsValid, "link endpoint kind")) return "a link " + *p;
   if (endpoint.kind() != Endpoint::DEVICE) return std::nullopt;
   if (!endpoint.has_device_id()) return std::string("a link endpoint of kind DEVICE has no device_id");
   return check_device(devices, endpoint.device_id(), "a link names");
 }
 
 Problem check_memcpy(const Memcpy& copy, const KnownDevices& devices) {
-  // proto3 enums are open: a value outside the schema parses, so refuse it here rather than in every consumer.
-  if (!Memcpy::Kind_IsValid(copy.kind())) return "has unknown copy kind " + std::to_string(copy.kind());
+  if (auto p = check_enum(copy.kind(), Memcpy::Kind_IsValid, "copy kind")) return p;
+  if (auto p = check_enum(copy.src_memory(), MemoryKind_IsValid, "source memory kind")) return p;
+  if (auto p = check_enum(copy.dst_memory(), MemoryKind_IsValid, "destination memory kind")) return p;
   if (auto p = check_device(devices, copy.device_id(), "names")) return p;
   if (copy.has_src_device_id())
     if (auto p = check_device(devices, copy.src_device_id(), "names as source")) return p;
@@ -53,8 +62,10 @@ Problem find_header_problem(const TraceHeader& header) {
   for (const Device& device : header.devices())
     if (!seen.insert(device.id()).second)
       return "the header declares device " + std::to_string(device.id()) + " twice";
+  if (auto p = check_enum(header.mode(), CaptureMode_IsValid, "capture mode")) return "the header " + *p;
   const KnownDevices devices(header);
   for (const Link& link : header.links()) {
+    if (auto p = check_enum(link.type(), Link::Type_IsValid, "link type")) return "a link " + *p;
     if (auto p = check_endpoint(link.a(), devices)) return p;
     if (auto p = check_endpoint(link.b(), devices)) return p;
   }
@@ -64,16 +75,17 @@ Problem find_header_problem(const TraceHeader& header) {
 Problem find_event_problem(const Event& event, const KnownDevices& devices) {
   switch (event.kind_case()) {
     case Event::kKernel:
+      if (auto p = check_enum(event.kernel().launch_kind(), KernelLaunch::LaunchKind_IsValid, "launch kind")) return p;
       if (auto p = check_device(devices, event.kernel().device_id(), "names")) return p;
       return check_interval(event.kernel().start_ns(), event.kernel().end_ns());
     case Event::kMemcpy:
       return check_memcpy(event.memcpy(), devices);
     case Event::kMemset:
+      if (auto p = check_enum(event.memset().memory(), MemoryKind_IsValid, "memory kind")) return p;
       if (auto p = check_device(devices, event.memset().device_id(), "names")) return p;
       return check_interval(event.memset().start_ns(), event.memset().end_ns());
     case Event::kSync:
-      if (!Synchronization::Type_IsValid(event.sync().type()))
-        return "has unknown synchronization type " + std::to_string(event.sync().type());
+      if (auto p = check_enum(event.sync().type(), Synchronization::Type_IsValid, "synchronization type")) return p;
       if (auto p = check_device(devices, event.sync().device_id(), "names")) return p;
       return check_interval(event.sync().start_ns(), event.sync().end_ns());
     case Event::kMarker:

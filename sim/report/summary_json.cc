@@ -43,7 +43,7 @@ nlohmann::json summary_to_json(const TraceSummary& summary) {
       {"capture_host", header.capture_host()},
       {"command_line", std::vector<std::string>(header.command_line().begin(), header.command_line().end())},
       {"start_time_unix_ns", header.start_time_unix_ns()},
-      {"mode", CaptureMode_Name(header.mode())},
+      {"mode", capture_mode_label(header.mode())},
       {"devices", list_json(header.devices())},
       {"links", list_json(header.links())},
       {"events", summary.events},

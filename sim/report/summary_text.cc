@@ -90,7 +90,7 @@ std::string summary_to_text(const TraceSummary& s) {
   const TraceHeader& h = s.header;
   std::string out;
   append(out, "trace      {} (format {}, {} mode, written by warpsim {})\n", s.file, s.format_version,
-       CaptureMode_Name(h.mode()).substr(sizeof("CAPTURE_MODE_") - 1), h.tool_version());
+       capture_mode_label(h.mode()), h.tool_version());
   if (!h.capture_host().empty() || h.command_line_size() > 0)
     append(out, "captured   on {}: {}\n", h.capture_host(), fmt::join(h.command_line(), " "));
   append(out, "devices    {}\n", h.devices_size());

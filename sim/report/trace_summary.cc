@@ -93,4 +93,14 @@ std::string copy_kind_label(Memcpy::Kind kind) {
   }
 }
 
+std::string capture_mode_label(CaptureMode mode) {
+  switch (mode) {
+    case CAPTURE_MODE_TIMELINE: return "timeline";
+    case CAPTURE_MODE_COUNTERS: return "counters";
+    case CAPTURE_MODE_SIMULATED: return "simulated";
+    case CAPTURE_MODE_SYNTHETIC: return "synthetic";
+    default: return "unspecified";
+  }
+}
+
 }  // namespace warpsim

@@ -51,5 +51,7 @@ TraceSummary summarize(TraceReader& reader, std::size_t top_count = 10);
 
 /// The copy kinds users read: "HtoD", "DtoH", "DtoD", "PtoP", "HtoH" (and "unknown" for KIND_UNSPECIFIED).
 std::string copy_kind_label(Memcpy::Kind kind);
+/// "timeline", "counters", "simulated", "synthetic" (and "unspecified").
+std::string capture_mode_label(CaptureMode mode);
 
 }  // namespace warpsim

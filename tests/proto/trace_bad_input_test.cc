@@ -131,6 +131,17 @@ TEST(TraceBadInput, LinkToAnUndeclaredDevice) {
   EXPECT_THAT(read_error(prelude(1) + encode_header(header) + trailer(0)).problem(), HasSubstr("device 9"));
 }
 
+TEST(TraceBadInput, EnumValuesOutsideTheSchema) {
+  TraceHeader header = testing::two_gpu_header();
+  header.set_mode(static_cast<CaptureMode>(42));
+  EXPECT_THAT(read_error(prelude(1) + encode_header(header) + trailer(0)).problem(), HasSubstr("capture mode 42"));
+
+  const std::string start = prelude(1) + encode_header(testing::two_gpu_header());
+  Event kernel = testing::kernel_event(0, 1, "k", 0, 1);
+  kernel.mutable_kernel()->set_launch_kind(static_cast<KernelLaunch::LaunchKind>(17));
+  EXPECT_THAT(read_error(start + encode_event(kernel)).problem(), HasSubstr("launch kind 17"));
+}
+
 TEST(TraceBadInput, InconsistentEvents) {
   const std::string start = prelude(1) + encode_header(testing::two_gpu_header());
   Event backwards = testing::kernel_event(0, 1, "k", 100, 0);
