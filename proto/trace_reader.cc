@@ -24,8 +24,7 @@ std::uint64_t read_le(const char* bytes, std::size_t count) {
 std::uint64_t regular_file_size(const std::filesystem::path& path) {
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
-  if (error || !std::filesystem::exists(status))
-    throw TraceError(path.string(), std::nullopt, "no such file");
+  if (error || !std::filesystem::exists(status)) throw TraceError(path.string(), std::nullopt, "no such file");
   if (std::filesystem::is_directory(status)) throw TraceError(path.string(), std::nullopt, "is a directory");
   const std::uint64_t size = std::filesystem::file_size(path, error);
   if (error) throw TraceError(path.string(), std::nullopt, "cannot read: " + error.message());
@@ -66,9 +65,8 @@ void TraceReader::read_prelude() {
   format_version_ = static_cast<std::uint32_t>(read_le(prelude.data() + magic_size, sizeof(std::uint32_t)));
   if (format_version_ == 0) fail(magic_size, "invalid format version 0");
   if (format_version_ > trace_format::kFormatVersion)
-    fail(magic_size, "format version " + std::to_string(format_version_) +
-                         " is newer than this warpsim reads (up to " + std::to_string(trace_format::kFormatVersion) +
-                         "): update warpsim");
+    fail(magic_size, "format version " + std::to_string(format_version_) + " is newer than this warpsim reads (up to " +
+                         std::to_string(trace_format::kFormatVersion) + "): update warpsim");
   offset_ = trace_format::kPreludeBytes;
 }
 
@@ -110,10 +108,8 @@ bool TraceReader::next(Event& event) {
   if (offset_ == records_end_) return finish();
   if (!read_record()) return false;
   switch (record_.body_case()) {
-    case Record::kEvent:
-      break;
-    case Record::kHeader:
-      fail(record_offset_, "a second header: a trace holds exactly one, at its start");
+    case Record::kEvent: break;
+    case Record::kHeader: fail(record_offset_, "a second header: a trace holds exactly one, at its start");
     case Record::BODY_NOT_SET:
       fail(record_offset_, "garbage inside the record: it holds neither a header nor an event");
   }
@@ -145,8 +141,8 @@ bool TraceReader::read_record() {
   // A failed parse is reported below, once, as one line: keep protobuf's own log off stderr.
   const google::protobuf::LogSilencer silence_protobuf_log;
   if (!record_.ParseFromString(record_bytes_))
-    fail(record_offset_, "garbage inside the record: its " + std::to_string(length) +
-                             " bytes are not a valid warpsim record");
+    fail(record_offset_,
+         "garbage inside the record: its " + std::to_string(length) + " bytes are not a valid warpsim record");
   return true;
 }
 
@@ -175,7 +171,8 @@ bool TraceReader::cut_short(std::uint64_t offset, const std::string& reason) {
 bool TraceReader::finish() {
   finished_ = true;
   if (!trailer_event_count_) {
-    truncation_ = Truncation{offset_, "no end-of-trace trailer after the last complete record: the recording stopped early"};
+    truncation_ =
+        Truncation{offset_, "no end-of-trace trailer after the last complete record: the recording stopped early"};
     return false;
   }
   if (*trailer_event_count_ != events_read_)

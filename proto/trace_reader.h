@@ -63,7 +63,7 @@ class TraceReader {
   std::string name_;
   std::uint64_t size_ = 0;
   std::uint32_t format_version_ = 0;
-  std::uint64_t records_end_ = 0;                    // where the records stop: the trailer or the end of the file
+  std::uint64_t records_end_ = 0;                     // where the records stop: the trailer or the end of the file
   std::optional<std::uint64_t> trailer_event_count_;  // set when the trace was closed cleanly
   std::uint64_t offset_ = 0;                          // next byte to read
   std::uint64_t record_offset_ = 0;                   // start of the record read last

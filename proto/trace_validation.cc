@@ -60,8 +60,7 @@ KnownDevices::KnownDevices(const TraceHeader& header) {
 Problem find_header_problem(const TraceHeader& header) {
   std::unordered_set<std::uint32_t> seen;
   for (const Device& device : header.devices())
-    if (!seen.insert(device.id()).second)
-      return "the header declares device " + std::to_string(device.id()) + " twice";
+    if (!seen.insert(device.id()).second) return "the header declares device " + std::to_string(device.id()) + " twice";
   if (auto p = check_enum(header.mode(), CaptureMode_IsValid, "capture mode")) return "the header " + *p;
   const KnownDevices devices(header);
   for (const Link& link : header.links()) {
@@ -78,8 +77,7 @@ Problem find_event_problem(const Event& event, const KnownDevices& devices) {
       if (auto p = check_enum(event.kernel().launch_kind(), KernelLaunch::LaunchKind_IsValid, "launch kind")) return p;
       if (auto p = check_device(devices, event.kernel().device_id(), "names")) return p;
       return check_interval(event.kernel().start_ns(), event.kernel().end_ns());
-    case Event::kMemcpy:
-      return check_memcpy(event.memcpy(), devices);
+    case Event::kMemcpy: return check_memcpy(event.memcpy(), devices);
     case Event::kMemset:
       if (auto p = check_enum(event.memset().memory(), MemoryKind_IsValid, "memory kind")) return p;
       if (auto p = check_device(devices, event.memset().device_id(), "names")) return p;
@@ -88,10 +86,8 @@ Problem find_event_problem(const Event& event, const KnownDevices& devices) {
       if (auto p = check_enum(event.sync().type(), Synchronization::Type_IsValid, "synchronization type")) return p;
       if (auto p = check_device(devices, event.sync().device_id(), "names")) return p;
       return check_interval(event.sync().start_ns(), event.sync().end_ns());
-    case Event::kMarker:
-      return check_marker(event.marker(), devices);
-    case Event::KIND_NOT_SET:
-      break;
+    case Event::kMarker: return check_marker(event.marker(), devices);
+    case Event::KIND_NOT_SET: break;
   }
   return std::string("has no known kind (corrupt, or written by a newer warpsim)");
 }

@@ -17,8 +17,8 @@
 namespace warpsim {
 namespace {
 
-using google::protobuf::io::CodedOutputStream;
 using google::protobuf::internal::WireFormatLite;
+using google::protobuf::io::CodedOutputStream;
 
 void append_varint(std::string& out, std::uint64_t value) {
   while (value >= 0x80) {
@@ -117,8 +117,7 @@ void TraceWriter::write_to_file(const char* data, std::size_t size) {
   while (written < size) {
     const ssize_t n = ::write(fd_, data + written, size - written);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0)
-      throw TraceError(path_, file_offset_ + written, std::string("write failed: ") + std::strerror(errno));
+    if (n <= 0) throw TraceError(path_, file_offset_ + written, std::string("write failed: ") + std::strerror(errno));
     written += static_cast<std::uint64_t>(n);
   }
   file_offset_ += written;

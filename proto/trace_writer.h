@@ -21,8 +21,7 @@ class TraceWriter {
 
   /// Creates or truncates `path` and writes the prelude and `header` (its schema_version is set to the format
   /// version). Throws TraceError if the file cannot be created or the header is inconsistent.
-  TraceWriter(const std::filesystem::path& path, TraceHeader header,
-              std::size_t buffer_bytes = kDefaultBufferBytes);
+  TraceWriter(const std::filesystem::path& path, TraceHeader header, std::size_t buffer_bytes = kDefaultBufferBytes);
   /// Closes if close() was not called, swallowing errors: call close() to learn about them.
   ~TraceWriter();
 

@@ -53,19 +53,18 @@ void append_copies(std::string& out, const TraceSummary& s) {
   out += "copies    ";
   for (const auto kind : {Memcpy::HTOD, Memcpy::DTOH, Memcpy::DTOD, Memcpy::PTOP, Memcpy::HTOH}) {
     const CopyTotals& totals = s.copies.at(static_cast<std::size_t>(kind));
-    append(out, "  {} {}", copy_kind_label(kind), totals.count);
+    append(out, " {} {}", copy_kind_label(kind), totals.count);
     if (totals.count > 0) append(out, " ({})", format_bytes(totals.bytes));
+    out += kind == Memcpy::HTOH ? "\n" : ",";
   }
-  out += '\n';
 }
 
 void append_top_kernels(std::string& out, const TraceSummary& s) {
   if (s.top_kernels.empty()) return;
-  append(out, "top kernels by total time\n  {:>12}  {:>8}  {:>12}  name\n", "total",
-                 "launches", "mean");
+  append(out, "top kernels by total time\n  {:>12}  {:>8}  {:>12}  name\n", "total", "launches", "mean");
   for (const KernelTotals& k : s.top_kernels)
     append(out, "  {:>12}  {:>8}  {:>12}  {}\n", format_duration(k.total_ns), k.launches,
-                   format_duration(k.total_ns / k.launches), demangle(k.name));
+           format_duration(k.total_ns / k.launches), demangle(k.name));
 }
 
 }  // namespace
@@ -90,17 +89,18 @@ std::string summary_to_text(const TraceSummary& s) {
   const TraceHeader& h = s.header;
   std::string out;
   append(out, "trace      {} (format {}, {} mode, written by warpsim {})\n", s.file, s.format_version,
-       capture_mode_label(h.mode()), h.tool_version());
+         capture_mode_label(h.mode()), h.tool_version());
   if (!h.capture_host().empty() || h.command_line_size() > 0)
     append(out, "captured   on {}: {}\n", h.capture_host(), fmt::join(h.command_line(), " "));
   append(out, "devices    {}\n", h.devices_size());
   for (const Device& device : h.devices()) append_device(out, device);
   append(out, "links      {}\n", h.links_size());
   for (const Link& link : h.links()) append_link(out, link);
-  append(out, "events     {} (kernels {}, copies {}, memsets {}, synchronizations {}, markers {})\n", s.events, s.kernels,
-       s.events - s.kernels - s.memsets - s.synchronizations - s.markers, s.memsets, s.synchronizations, s.markers);
+  append(out, "events     {} (kernels {}, copies {}, memsets {}, synchronizations {}, markers {})\n", s.events,
+         s.kernels, s.events - s.kernels - s.memsets - s.synchronizations - s.markers, s.memsets, s.synchronizations,
+         s.markers);
   append(out, "kernels    {} on {} streams, {} with counters, total kernel time {}\n", s.kernels, s.kernel_streams,
-       s.kernels_with_counters, format_duration(s.kernel_time_ns));
+         s.kernels_with_counters, format_duration(s.kernel_time_ns));
   append_copies(out, s);
   if (s.first_ns) append(out, "span       {}\n", format_duration(*s.last_ns - *s.first_ns));
   append_top_kernels(out, s);

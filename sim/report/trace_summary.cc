@@ -18,7 +18,10 @@ class SummaryBuilder {
     switch (event.kind_case()) {
       case Event::kKernel: add_kernel(event.kernel()); break;
       case Event::kMemcpy: add_copy(event.memcpy()); break;
-      case Event::kMemset: ++summary_.memsets; add_span(event.memset().start_ns(), event.memset().end_ns()); break;
+      case Event::kMemset:
+        ++summary_.memsets;
+        add_span(event.memset().start_ns(), event.memset().end_ns());
+        break;
       case Event::kSync: ++summary_.synchronizations; break;
       case Event::kMarker: ++summary_.markers; break;
       case Event::KIND_NOT_SET: break;  // the reader refuses these

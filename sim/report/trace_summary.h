@@ -33,8 +33,8 @@ struct TraceSummary {
   std::uint64_t events = 0;
   std::uint64_t kernels = 0;
   std::uint64_t kernels_with_counters = 0;
-  std::uint64_t kernel_time_ns = 0;  ///< sum of kernel durations (overlapping kernels count twice)
-  std::uint64_t kernel_streams = 0;  ///< distinct (device, stream) pairs that ran kernels
+  std::uint64_t kernel_time_ns = 0;    ///< sum of kernel durations (overlapping kernels count twice)
+  std::uint64_t kernel_streams = 0;    ///< distinct (device, stream) pairs that ran kernels
   std::array<CopyTotals, 6> copies{};  ///< indexed by Memcpy::Kind
   std::uint64_t memsets = 0;
   std::uint64_t synchronizations = 0;

@@ -1,8 +1,8 @@
 // `warpsim inspect` as users run it: the binary, real files, exit statuses and stderr.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <sys/wait.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -24,8 +24,8 @@ struct CommandResult {
 
 CommandResult run_warpsim(const std::string& arguments) {
   const auto dir = testing::fresh_temp_dir();
-  const std::string command = std::string(WARPSIM_BINARY) + " " + arguments + " >" + (dir / "out").string() +
-                              " 2>" + (dir / "err").string();
+  const std::string command =
+      std::string(WARPSIM_BINARY) + " " + arguments + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
   const int status = std::system(command.c_str());
   CommandResult result;
   result.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -91,19 +91,21 @@ TEST(InspectCli, EveryBadInputFailsCleanly) {
   std::string long_length = sample;
   long_length[offsets.back()] = 0x7f;
   std::string garbage = sample;
-  std::fill(garbage.begin() + static_cast<long>(offsets[1]) + 1, garbage.begin() + static_cast<long>(offsets[2]), '\xff');
+  std::fill(garbage.begin() + static_cast<long>(offsets[1]) + 1, garbage.begin() + static_cast<long>(offsets[2]),
+            '\xff');
 
   const std::vector<std::pair<std::string, std::string>> cases = {
       {bad("text.wstrace", "kernel,start,end\n"), "not a warpsim trace"},
       {bad("newer.wstrace", testing::prelude(trace_format::kFormatVersion + 1) + sample.substr(12)), "newer"},
       {bad("long-length.wstrace", long_length), "larger than"},
-      {bad("absurd-length.wstrace", sample.substr(0, offsets[1]) + "\xff\xff\xff\xff\x0f" + sample.substr(offsets[1] + 5)),
+      {bad("absurd-length.wstrace",
+           sample.substr(0, offsets[1]) + "\xff\xff\xff\xff\x0f" + sample.substr(offsets[1] + 5)),
        "absurdly large"},
       {bad("garbage.wstrace", garbage), "garbage"},
       {bad("no-header.wstrace", testing::prelude(1) + testing::encode_event(testing::kernel_event(0, 1, "k", 0, 1))),
        "no header"},
-      {bad("unknown-device.wstrace", testing::prelude(1) + header +
-                                         testing::encode_event(testing::kernel_event(4, 1, "k", 0, 1))),
+      {bad("unknown-device.wstrace",
+           testing::prelude(1) + header + testing::encode_event(testing::kernel_event(4, 1, "k", 0, 1))),
        "device 4"},
       {bad("empty.wstrace", ""), "empty file"},
       {(dir / "missing.wstrace").string(), "no such file"},

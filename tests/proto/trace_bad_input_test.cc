@@ -11,9 +11,9 @@
 namespace warpsim {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::encode_event;
 using testing::encode_header;
+using ::testing::HasSubstr;
 using testing::prelude;
 using testing::trailer;
 

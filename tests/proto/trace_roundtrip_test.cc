@@ -1,6 +1,6 @@
 // Every message kind written by TraceWriter comes back from TraceReader unchanged.
-#include <gtest/gtest.h>
 #include <google/protobuf/util/message_differencer.h>
+#include <gtest/gtest.h>
 
 #include "read_all.h"
 #include "sample_trace.h"

@@ -15,9 +15,9 @@ namespace {
 using ::testing::HasSubstr;
 
 TEST(TraceTruncation, EveryCutPointReadsTheCompleteEventsBeforeIt) {
-  const std::vector<Event> events = {
-      testing::kernel_event(0, 1, "first", 0, 10), testing::copy_event(Memcpy::PTOP, 64, 0, 2, 5, 10),
-      testing::marker_event("m", 1, 2), testing::kernel_event(1, 1, "last", 20, 10)};
+  const std::vector<Event> events = {testing::kernel_event(0, 1, "first", 0, 10),
+                                     testing::copy_event(Memcpy::PTOP, 64, 0, 2, 5, 10),
+                                     testing::marker_event("m", 1, 2), testing::kernel_event(1, 1, "last", 20, 10)};
   const std::string bytes = testing::trace_bytes(testing::two_gpu_header(), events);
   const std::vector<std::size_t> offsets = testing::record_offsets(bytes);
   const std::size_t header_end = offsets.at(1);

@@ -47,9 +47,10 @@ TEST(TraceSummary, CountsEveryKindAndRanksKernelsByTotalTime) {
 }
 
 TEST(TraceSummary, TopCountLimitsTheList) {
-  const TraceSummary s = summarize_events(
-      {testing::kernel_event(0, 1, "a", 0, 3), testing::kernel_event(0, 1, "b", 0, 2), testing::kernel_event(0, 1, "c", 0, 1)},
-      2);
+  const TraceSummary s =
+      summarize_events({testing::kernel_event(0, 1, "a", 0, 3), testing::kernel_event(0, 1, "b", 0, 2),
+                        testing::kernel_event(0, 1, "c", 0, 1)},
+                       2);
   ASSERT_EQ(s.top_kernels.size(), 2u);
   EXPECT_EQ(s.top_kernels[1].name, "b");
 }
@@ -57,7 +58,8 @@ TEST(TraceSummary, TopCountLimitsTheList) {
 TEST(TraceSummary, JsonHasTheDocumentedKeys) {
   Event with_counters = testing::kernel_event(0, 1, "_Z1kv", 0, 3);
   *with_counters.mutable_kernel()->mutable_counters() = testing::sample_counters(1024);
-  const nlohmann::json json = summary_to_json(summarize_events({with_counters, testing::kernel_event(1, 1, "x", 0, 1)}));
+  const nlohmann::json json =
+      summary_to_json(summarize_events({with_counters, testing::kernel_event(1, 1, "x", 0, 1)}));
   ASSERT_EQ(json["devices"].size(), 2u);
   EXPECT_EQ(json["devices"][0]["id"], 0);
   EXPECT_EQ(json["devices"][0]["name"], "NVIDIA H100 80GB HBM3");

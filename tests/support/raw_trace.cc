@@ -20,7 +20,7 @@ std::string prelude(std::uint32_t version) {
 std::string encode_record(const Record& record) {
   std::string body = record.SerializeAsString();
   std::string out;
-  for (std::uint64_t n = body.size(); ; n >>= 7) {
+  for (std::uint64_t n = body.size();; n >>= 7) {
     out.push_back(static_cast<char>((n & 0x7f) | (n >= 0x80 ? 0x80 : 0)));
     if (n < 0x80) break;
   }
