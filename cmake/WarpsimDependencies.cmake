@@ -2,16 +2,28 @@
 find_package(Protobuf 3.21 REQUIRED)
 find_package(Threads REQUIRED)
 
-# Header-only or small libraries the CLI uses. On a GPU machine without them, point CMAKE_PREFIX_PATH or
-# CMAKE_INCLUDE_PATH at copies of the Debian headers.
+# CLI11, nlohmann-json and fmt: Debian packages here. The GPU machines have none of them: scripts/gpu-headers.sh
+# copies the Debian headers into .gpu-deps/include, which travels to the GPU machine and is passed as
+# -DCMAKE_INCLUDE_PATH; then CLI11 and nlohmann-json are used header-only, and fmt in its header-only mode.
 find_package(CLI11 CONFIG QUIET)
 if(NOT TARGET CLI11::CLI11)
   find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
   add_library(CLI11::CLI11 INTERFACE IMPORTED)
-  target_include_directories(CLI11::CLI11 INTERFACE "${CLI11_INCLUDE_DIR}")
+  target_include_directories(CLI11::CLI11 SYSTEM INTERFACE "${CLI11_INCLUDE_DIR}")
 endif()
-find_package(nlohmann_json 3.10 REQUIRED)
-find_package(fmt 9 REQUIRED)
+find_package(nlohmann_json 3.10 QUIET)
+if(NOT TARGET nlohmann_json::nlohmann_json)
+  find_path(NLOHMANN_JSON_INCLUDE_DIR nlohmann/json.hpp REQUIRED)
+  add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
+  target_include_directories(nlohmann_json::nlohmann_json SYSTEM INTERFACE "${NLOHMANN_JSON_INCLUDE_DIR}")
+endif()
+find_package(fmt 9 QUIET)
+if(NOT TARGET fmt::fmt)
+  find_path(FMT_INCLUDE_DIR fmt/format-inl.h REQUIRED)
+  add_library(fmt::fmt INTERFACE IMPORTED)
+  target_include_directories(fmt::fmt SYSTEM INTERFACE "${FMT_INCLUDE_DIR}")
+  target_compile_definitions(fmt::fmt INTERFACE FMT_HEADER_ONLY)
+endif()
 
 if(WARPSIM_WITH_SIMGRID)
   # Debian ships only simgrid.pc (no CMake config): see shared notes/simgrid.md.
