@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "inspect_command.h"
+#include "record_command.h"
 #include "trace_error.h"
 #include "warpsim/version.h"
 
@@ -12,7 +13,9 @@ int main(int argc, char** argv) {
   CLI::App app{"warpsim: trace-driven simulator for CUDA GPUs and multi-GPU nodes"};
   app.set_version_flag("--version", std::string("warpsim ") + warpsim::kVersion);
   app.require_subcommand(1);
+  int exit_status = 0;  // set by commands whose status is not simply success (record returns the application's)
   warpsim::cli::add_inspect_command(app);
+  warpsim::cli::add_record_command(app, exit_status);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -22,5 +25,5 @@ int main(int argc, char** argv) {
     std::cerr << "error: " << error.what() << '\n';
     return 1;
   }
-  return 0;
+  return exit_status;
 }

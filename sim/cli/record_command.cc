@@ -1,0 +1,127 @@
+#include "record_command.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace warpsim::cli {
+namespace {
+
+struct RecordOptions {
+  std::string mode = "timeline";
+  std::string output = "warpsim-%p.wstrace";
+  std::uint32_t flush_ms = 500;
+  std::string capture_range = "none";
+  std::string kernels;
+  std::optional<std::uint64_t> launch_skip;
+  std::optional<std::uint64_t> launch_count;
+  std::string tracer_library;
+  std::vector<std::string> command;
+};
+
+std::filesystem::path own_directory() {
+  std::error_code error;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? std::filesystem::current_path() : exe.parent_path();
+}
+
+// The tracer library: --tracer-lib, $WARPSIM_TRACER_LIB, the build tree it was built in, or beside warpsim.
+std::filesystem::path find_tracer_library(const std::string& chosen) {
+  std::vector<std::filesystem::path> candidates;
+  if (!chosen.empty()) candidates.emplace_back(chosen);
+  else if (const char* env = std::getenv("WARPSIM_TRACER_LIB"); env && *env) candidates.emplace_back(env);
+  else {
+#ifdef WARPSIM_TRACER_BUILD_PATH
+    candidates.emplace_back(WARPSIM_TRACER_BUILD_PATH);
+#endif
+    const auto dir = own_directory();
+    for (const char* relative : {"libwarpsim_tracer.so", "../lib/libwarpsim_tracer.so", "../tracer/libwarpsim_tracer.so"})
+      candidates.push_back(dir / relative);
+  }
+  for (const auto& path : candidates)
+    if (std::filesystem::is_regular_file(path)) return std::filesystem::absolute(path);
+  throw std::runtime_error("cannot find libwarpsim_tracer.so (looked at " + candidates.front().string() +
+                           " and beside warpsim); was warpsim built with CUDA? Point --tracer-lib at it");
+}
+
+void set_env(const char* name, const std::string& value) { setenv(name, value.c_str(), 1); }
+
+// In the child: the tracer's settings (tracer/tracer_config.h), then the application.
+[[noreturn]] void exec_traced(const RecordOptions& o, const std::filesystem::path& library) {
+  set_env("CUDA_INJECTION64_PATH", library.string());
+  set_env("WARPSIM_TRACE_OUTPUT", std::filesystem::absolute(o.output).string());
+  set_env("WARPSIM_TRACE_ROOT_PID", std::to_string(getpid()));
+  set_env("WARPSIM_TRACE_MODE", o.mode);
+  set_env("WARPSIM_TRACE_FLUSH_MS", std::to_string(o.flush_ms));
+  set_env("WARPSIM_TRACE_CAPTURE_RANGE", o.capture_range);
+  if (!o.kernels.empty()) set_env("WARPSIM_TRACE_KERNELS", o.kernels);
+  if (o.launch_skip) set_env("WARPSIM_TRACE_LAUNCH_SKIP", std::to_string(*o.launch_skip));
+  if (o.launch_count) set_env("WARPSIM_TRACE_LAUNCH_COUNT", std::to_string(*o.launch_count));
+  std::vector<char*> argv;
+  for (const std::string& arg : o.command) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  execvp(argv[0], argv.data());
+  std::cerr << "error: cannot run " << o.command.front() << ": " << std::strerror(errno) << '\n';
+  _exit(127);
+}
+
+// Like a shell: the application's exit status, or 128 + the signal that ended it.
+int wait_for(pid_t child) {
+  // Ctrl-C and Ctrl-\ go to the whole foreground group: let the application decide, and wait for it.
+  signal(SIGINT, SIG_IGN);
+  signal(SIGQUIT, SIG_IGN);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
+}
+
+int run_record(const RecordOptions& options) {
+  const auto library = find_tracer_library(options.tracer_library);
+  std::cout.flush();
+  const pid_t child = fork();
+  if (child < 0) throw std::runtime_error(std::string("cannot start the application: ") + std::strerror(errno));
+  if (child == 0) exec_traced(options, library);
+  const int status = wait_for(child);
+  std::string output = options.output;
+  if (auto at = output.find("%p"); at != std::string::npos) output.replace(at, 2, std::to_string(child));
+  if (std::filesystem::exists(output)) std::cerr << "warpsim record: trace in " << output << '\n';
+  return status;
+}
+
+}  // namespace
+
+void add_record_command(CLI::App& app, int& exit_status) {
+  auto o = std::make_shared<RecordOptions>();
+  CLI::App* command = app.add_subcommand("record", "Run a CUDA application and record its trace (needs a GPU)");
+  command->add_option("--mode", o->mode, "timeline: kernels, copies, syncs with real times; counters: per-kernel "
+                                         "hardware counters (kernels replayed)")
+      ->check(CLI::IsMember({"timeline", "counters"}));
+  command->add_option("-o,--output", o->output, "Trace file; %p becomes the process id (children get their own)")
+      ->capture_default_str();
+  command->add_option("--flush-ms", o->flush_ms, "Hand records to the file at least this often (ms)")
+      ->check(CLI::Range(1, 60000))->capture_default_str();
+  command->add_option("--capture-range", o->capture_range, "Record only between cudaProfilerStart and Stop")
+      ->check(CLI::IsMember({"none", "cudaProfilerApi"}));
+  command->add_option("--kernels", o->kernels, "counters mode: profile kernels whose name matches this regex");
+  command->add_option("--launch-skip", o->launch_skip, "counters mode: skip this many matching launches");
+  command->add_option("--launch-count", o->launch_count, "counters mode: profile at most this many launches");
+  command->add_option("--tracer-lib", o->tracer_library, "Path to libwarpsim_tracer.so");
+  command->add_option("command", o->command, "The application and its arguments, after --")->required();
+  command->callback([o, &exit_status] { exit_status = run_record(*o); });
+}
+
+}  // namespace warpsim::cli

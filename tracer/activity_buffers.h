@@ -1,0 +1,28 @@
+#pragma once
+/// @brief CUPTI's activity API: buffers in, plain activity records (activity_records.h) out to the TraceSink.
+
+#include <cupti_activity.h>
+#include <cupti_callbacks.h>
+#include <cupti_result.h>
+
+#include <optional>
+
+#include "trace_sink.h"
+
+namespace warpsim::tracer {
+
+/// Registers the buffer callbacks that hand every completed buffer to `sink` (which must outlive tracing).
+bool register_activity_buffers(TraceSink& sink);
+/// Asks CUPTI for the device and topology records (they describe the machine, not the run).
+void dump_topology_records();
+/// Turns on (off) the records of the run: kernels, copies, memsets, synchronizations, CUDA events, NVTX markers.
+void enable_run_records();
+void disable_run_records();
+
+/// One CUPTI record as the tracer keeps it; nullopt for kinds it does not keep.
+std::optional<Activity> convert_record(const CUpti_Activity& record);
+
+/// Logs a CUPTI failure as one line on stderr; returns whether `result` is success.
+bool cupti_ok(CUptiResult result, const char* call);
+
+}  // namespace warpsim::tracer

@@ -1,0 +1,138 @@
+// libwarpsim_tracer.so: loaded into an unmodified CUDA application by the driver through CUDA_INJECTION64_PATH,
+// which calls InitializeInjection() from cuInit. Records the run with CUPTI into a .wstrace file (settings:
+// tracer_config.h). Whatever goes wrong here is reported on stderr and the application runs on, untraced if need be.
+#include <cupti_activity.h>
+#include <cupti_callbacks.h>
+#include <cupti_driver_cbid.h>
+#include <cupti_runtime_cbid.h>
+#include <cupti_result.h>
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include "activity_buffers.h"
+#include "driver_devices.h"
+#include "process_info.h"
+#include "trace_sink.h"
+#include "tracer_config.h"
+
+namespace warpsim::tracer {
+namespace {
+
+void warn(const std::string& message) { std::fprintf(stderr, "warpsim tracer: %s\n", message.c_str()); }
+
+// Allocated once and never freed on purpose: CUPTI may hand over buffers from its own thread while the process
+// exits, after static destructors would have run.
+TraceSink* g_trace = nullptr;
+TracerConfig g_config;
+std::once_flag g_driver_info_once;
+
+void flush_all() { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
+
+void on_context_created(CUcontext context) {
+  std::call_once(g_driver_info_once, [] {
+    for (const DriverDeviceInfo& info : read_driver_devices()) g_trace->add_driver_info(info);
+  });
+  std::uint32_t context_id = 0;
+  std::uint32_t device_id = 0;
+  if (cuptiGetContextId(context, &context_id) == CUPTI_SUCCESS && cuptiGetDeviceId(context, &device_id) == CUPTI_SUCCESS)
+    g_trace->note_context(context_id, device_id);
+}
+
+void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti_CallbackData& call) {
+  const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
+  const bool reset = runtime && id == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020;
+  const bool start = runtime ? id == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000
+                             : id == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart;
+  const bool stop = runtime ? id == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000
+                            : id == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop;
+  // A reset destroys the context and its pending records: hand them over first.
+  if (reset && call.callbackSite == CUPTI_API_ENTER) flush_all();
+  if (g_config.capture_range != CaptureRange::kProfilerApi) return;
+  if (start && call.callbackSite == CUPTI_API_EXIT) enable_run_records();
+  if (stop && call.callbackSite == CUPTI_API_ENTER) {
+    flush_all();
+    disable_run_records();
+  }
+}
+
+void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
+  if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+    const auto* resource = static_cast<const CUpti_ResourceData*>(data);
+    if (id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) on_context_created(resource->context);
+    if (id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) flush_all();
+    return;
+  }
+  on_api(domain, id, *static_cast<const CUpti_CallbackData*>(data));
+}
+
+void at_exit() {
+  flush_all();
+  g_trace->close();
+  std::fprintf(stderr, "warpsim tracer: %llu events written to %s\n",
+               static_cast<unsigned long long>(g_trace->events_written()), g_trace->output_path().c_str());
+}
+
+// NVTX calls reach CUPTI only when NVTX is told to load it; do so unless the user chose otherwise.
+void route_nvtx_to_cupti() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&cuptiSubscribe), &info) != 0 && info.dli_fname != nullptr)
+    setenv("NVTX_INJECTION64_PATH", info.dli_fname, 0);
+}
+
+bool subscribe() {
+  CUpti_SubscriberHandle subscriber = nullptr;
+  const CUptiResult result = cuptiSubscribe(&subscriber, on_callback, nullptr);
+  if (result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+    warn("another CUPTI client (nsys, ncu or a profiler) is attached to this process; warpsim cannot trace it "
+         "as well, so the application runs untraced");
+    return false;
+  }
+  if (!cupti_ok(result, "cuptiSubscribe")) return false;
+  cupti_ok(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE), "cuptiEnableDomain(RESOURCE)");
+  const std::pair<CUpti_CallbackDomain, CUpti_CallbackId> calls[] = {
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart},
+      {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop}};
+  for (const auto& [domain, id] : calls) cupti_ok(cuptiEnableCallback(1, subscriber, domain, id), "cuptiEnableCallback");
+  return true;
+}
+
+bool start_tracing() {
+  try {
+    g_config = read_tracer_config([](const char* name) { return std::getenv(name); },
+                                  static_cast<std::uint32_t>(getpid()));
+  } catch (const std::invalid_argument& error) {
+    warn(std::string(error.what()) + "; the application runs untraced");
+    return false;
+  }
+  if (g_config.mode == TraceMode::kCounters) {
+    warn("counters mode is not available in this build yet; the application runs untraced");
+    return false;
+  }
+  if (!subscribe()) return false;
+  g_trace = new TraceSink(g_config.output_path, process_header(g_config.mode), warn);  // NOLINT: see g_trace
+  if (!register_activity_buffers(*g_trace)) return false;
+  cupti_ok(cuptiActivityFlushPeriod(g_config.flush_period_ms), "cuptiActivityFlushPeriod");
+  route_nvtx_to_cupti();
+  dump_topology_records();
+  if (g_config.capture_range == CaptureRange::kWhole) enable_run_records();
+  std::atexit(at_exit);
+  return true;
+}
+
+}  // namespace
+}  // namespace warpsim::tracer
+
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+  static std::once_flag once;
+  std::call_once(once, [] { warpsim::tracer::start_tracing(); });
+  return 1;  // the application runs whether or not tracing started
+}
