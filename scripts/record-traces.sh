@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs on a GPU machine: builds warpsim, the tracer and the workloads (scripts/gpu-build.sh), then records every
+# workload of workloads/manifest.txt that fits the visible GPUs, in the given modes, into OUT_DIR/<gpu-label>/:
+#   <name>.<mode>.wstrace   the trace
+#   <name>.<mode>.log       the workload's own output (its event-timed kernel times and its check line)
+# and prints one summary line per recording. A failing workload is reported and the others still run.
+#   scripts/record-traces.sh OUT_DIR [MODES] [NAME_REGEX]     (MODES: "timeline", "counters" or "timeline counters")
+set -uo pipefail
+out=${1:?usage: record-traces.sh OUT_DIR [MODES] [NAME_REGEX]}
+modes=${2:-timeline}
+filter=${3:-.}
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+scripts/gpu-build.sh >"$out.build.log" 2>&1 || { tail -40 "$out.build.log"; exit 1; }
+
+gpus=$(nvidia-smi --list-gpus | wc -l)
+label=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr -cs 'A-Za-z0-9' '-' | sed 's/-$//;s/^NVIDIA-//')
+[ "$gpus" -gt 1 ] && label="${gpus}x${label}"
+dir="$out/$label"
+mkdir -p "$dir"
+warpsim=build-gpu/sim/warpsim
+status=0
+while read -r name need args; do
+  case "$name" in ''|'#'*) continue ;; esac
+  [[ "$name" =~ $filter ]] || continue
+  if [ "$need" -gt "$gpus" ]; then echo "skip     $name (needs $need GPUs)"; continue; fi
+  exe=$(set -- $args; echo "$1")
+  for mode in $modes; do
+    trace="$dir/$name.$mode.wstrace"
+    start=$(date +%s%N)
+    # shellcheck disable=SC2086  # the manifest's arguments are words
+    $warpsim record --mode "$mode" -o "$trace" -- "build-gpu/workloads/${exe#ws_}/$exe" ${args#"$exe"} \
+      >"$dir/$name.$mode.log" 2>&1
+    rc=$?
+    ms=$(( ($(date +%s%N) - start) / 1000000 ))
+    check=$(grep -c '^check .* PASS' "$dir/$name.$mode.log")
+    fail=$(grep -c '^check .* FAIL' "$dir/$name.$mode.log")
+    printf '%-8s %-36s rc=%-3s checks-pass=%s fail=%s %7sms %s\n' "$mode" "$name" "$rc" "$check" "$fail" "$ms" \
+      "$(du -h "$trace" 2>/dev/null | cut -f1)"
+    [ "$rc" -eq 0 ] || status=1
+  done
+done < workloads/manifest.txt
+exit $status
