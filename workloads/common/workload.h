@@ -70,7 +70,7 @@ class KernelTimer {
     WS_CHECK(cudaGetLastError());
     float ms = 0.0f;
     WS_CHECK(cudaEventElapsedTime(&ms, begin_, end_));
-    std::printf("timing %s %s %d %.6f\n", workload_, kernel, launches_++, ms);
+    std::printf("timing %s %s %d %.6f\n", workload_, kernel, launches_++, static_cast<double>(ms));
     return ms;
   }
 
