@@ -37,6 +37,9 @@ void flush_all() { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
 void on_context_created(CUcontext context) {
   std::call_once(g_driver_info_once, [] {
     for (const DriverDeviceInfo& info : read_driver_devices()) g_trace->add_driver_info(info);
+    // The DEVICE, NVLINK and PCIE records dumped at start sit in a buffer of their own that CUPTI may hand over after
+    // the first buffer of kernels: deliver them now, before any kernel ran, so that the header has them.
+    flush_all();
   });
   std::uint32_t context_id = 0;
   std::uint32_t device_id = 0;
