@@ -17,7 +17,7 @@ static_assert(CUPTI_ACTIVITY_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE == 1 &&
               CUPTI_ACTIVITY_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE == 2);
 static_assert(CUPTI_ACTIVITY_MEMORY_KIND_PINNED == 2 && CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC == 7);
 
-constexpr std::size_t kBufferBytes = 8u << 20;  // CUPTI's samples use 8 MiB; fewer, larger hand-overs cost less
+constexpr std::size_t kBufferBytes = 4u << 20;  // fewer, larger hand-overs cost less; partial ones go out each flush
 TraceSink* g_sink = nullptr;
 
 constexpr CUpti_ActivityKind kRunKinds[] = {

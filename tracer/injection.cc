@@ -17,6 +17,7 @@
 
 #include "activity_buffers.h"
 #include "driver_devices.h"
+#include "periodic_flusher.h"
 #include "process_info.h"
 #include "trace_sink.h"
 #include "tracer_config.h"
@@ -30,6 +31,7 @@ void warn(const std::string& message) { std::fprintf(stderr, "warpsim tracer: %s
 // exits, after static destructors would have run.
 TraceSink* g_trace = nullptr;
 TracerConfig g_config;
+PeriodicFlusher* g_flusher = nullptr;  // like g_trace, never freed
 std::once_flag g_driver_info_once;
 
 void flush_all() { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
@@ -75,6 +77,7 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId i
 }
 
 void at_exit() {
+  g_flusher->stop();
   flush_all();
   g_trace->close();
   std::fprintf(stderr, "warpsim tracer: %llu events written to %s\n",
@@ -123,7 +126,10 @@ bool start_tracing() {
   if (!subscribe()) return false;
   g_trace = new TraceSink(g_config.output_path, process_header(g_config.mode), warn);  // NOLINT: see g_trace
   if (!register_activity_buffers(*g_trace)) return false;
-  cupti_ok(cuptiActivityFlushPeriod(g_config.flush_period_ms), "cuptiActivityFlushPeriod");
+  // CUPTI's own periodic flush hands over only full buffers; a default (not forced) flush from a thread of ours
+  // also hands over partly filled ones whose records are complete, and never cuts a record in flight.
+  g_flusher = new PeriodicFlusher(std::chrono::milliseconds(g_config.flush_period_ms),  // NOLINT: see g_trace
+                                  [] { cuptiActivityFlushAll(0); });
   route_nvtx_to_cupti();
   dump_topology_records();
   if (g_config.capture_range == CaptureRange::kWhole) enable_run_records();
