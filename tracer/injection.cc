@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -16,6 +17,8 @@
 #include <string>
 
 #include "activity_buffers.h"
+#include "counters_mode.h"
+#include "counters_store.h"
 #include "driver_devices.h"
 #include "periodic_flusher.h"
 #include "process_info.h"
@@ -32,6 +35,8 @@ void warn(const std::string& message) { std::fprintf(stderr, "warpsim tracer: %s
 TraceSink* g_trace = nullptr;
 TracerConfig g_config;
 PeriodicFlusher* g_flusher = nullptr;  // like g_trace, never freed
+CountersStore* g_counters = nullptr;    // counters mode only; like g_trace, never freed
+CountersMode* g_counters_mode = nullptr;
 std::once_flag g_driver_info_once;
 
 void flush_all() { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
@@ -49,7 +54,16 @@ void on_context_created(CUcontext context) {
     g_trace->note_context(context_id, device_id);
 }
 
+bool is_launch(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
+  const auto& launches = CountersMode::launch_callbacks();
+  return domain == CUPTI_CB_DOMAIN_DRIVER_API && std::find(launches.begin(), launches.end(), id) != launches.end();
+}
+
 void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti_CallbackData& call) {
+  if (g_counters_mode && is_launch(domain, id)) {
+    g_counters_mode->on_launch(call);
+    return;
+  }
   const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
   const bool reset = runtime && id == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020;
   const bool start = runtime ? id == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000
@@ -108,7 +122,20 @@ bool subscribe() {
       {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart},
       {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop}};
   for (const auto& [domain, id] : calls) cupti_ok(cuptiEnableCallback(1, subscriber, domain, id), "cuptiEnableCallback");
+  if (g_config.mode == TraceMode::kCounters)
+    for (CUpti_CallbackId id : CountersMode::launch_callbacks())
+      cupti_ok(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id), "cuptiEnableCallback(launch)");
   return true;
+}
+
+// Kernels are measured at launch; their activity records, which arrive later, take the counters on the way out.
+void start_counters_mode() {
+  g_counters = new CountersStore();                                   // NOLINT: see g_trace
+  g_counters_mode = new CountersMode(g_config, *g_counters, warn);   // NOLINT: see g_trace
+  g_trace->set_kernel_hook([](Event& event) {
+    if (auto counters = g_counters->take(static_cast<std::uint32_t>(event.kernel().correlation_id())))
+      *event.mutable_kernel()->mutable_counters() = std::move(*counters);
+  });
 }
 
 bool start_tracing() {
@@ -119,12 +146,9 @@ bool start_tracing() {
     warn(std::string(error.what()) + "; the application runs untraced");
     return false;
   }
-  if (g_config.mode == TraceMode::kCounters) {
-    warn("counters mode is not available in this build yet; the application runs untraced");
-    return false;
-  }
   if (!subscribe()) return false;
   g_trace = new TraceSink(g_config.output_path, process_header(g_config.mode), warn);  // NOLINT: see g_trace
+  if (g_config.mode == TraceMode::kCounters) start_counters_mode();
   if (!register_activity_buffers(*g_trace)) return false;
   // CUPTI's own periodic flush hands over only full buffers; a default (not forced) flush from a thread of ours
   // also hands over partly filled ones whose records are complete, and never cuts a record in flight.

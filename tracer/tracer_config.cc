@@ -48,6 +48,13 @@ TracerConfig read_tracer_config(const std::function<const char*(const char*)>& g
     else if (*mode != "timeline")
       throw std::invalid_argument("WARPSIM_TRACE_MODE='" + *mode + "': use timeline or counters");
   }
+  if (auto group = get("WARPSIM_TRACE_METRICS")) {
+    try {
+      config.metrics = parse_metric_group(*group);
+    } catch (const std::invalid_argument& error) {
+      throw std::invalid_argument(std::string("WARPSIM_TRACE_METRICS: ") + error.what());
+    }
+  }
   if (auto ms = get("WARPSIM_TRACE_FLUSH_MS")) {
     const std::uint64_t value = parse_count("WARPSIM_TRACE_FLUSH_MS", *ms);
     if (value == 0 || value > 60'000)

@@ -8,6 +8,7 @@
 ///   WARPSIM_TRACE_MODE           timeline (default) | counters
 ///   WARPSIM_TRACE_FLUSH_MS       how often CUPTI hands buffers over, so a killed app loses at most this (default 500)
 ///   WARPSIM_TRACE_CAPTURE_RANGE  none (default) | cudaProfilerApi: record only between cudaProfilerStart and Stop
+///   WARPSIM_TRACE_METRICS        counters mode: core (default: instructions, memory traffic) | links (NVLink, PCIe)
 ///   WARPSIM_TRACE_KERNELS        counters mode: profile only kernels whose name matches this regex
 ///   WARPSIM_TRACE_LAUNCH_SKIP    counters mode: skip this many matching launches first
 ///   WARPSIM_TRACE_LAUNCH_COUNT   counters mode: then profile at most this many
@@ -17,6 +18,8 @@
 #include <optional>
 #include <string>
 
+#include "counter_metrics.h"
+
 namespace warpsim::tracer {
 
 enum class TraceMode { kTimeline, kCounters };
@@ -25,6 +28,7 @@ enum class CaptureRange { kWhole, kProfilerApi };
 struct TracerConfig {
   std::string output_path;  // resolved for this process
   TraceMode mode = TraceMode::kTimeline;
+  MetricGroup metrics = MetricGroup::kCore;
   std::uint32_t flush_period_ms = 500;
   CaptureRange capture_range = CaptureRange::kWhole;
   std::string kernel_regex;

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "proto_json.h"
 #include "summary_json.h"
 #include "summary_text.h"
 #include "trace_reader.h"
@@ -15,11 +16,23 @@ namespace {
 struct InspectOptions {
   std::string trace;
   bool json = false;
+  bool events = false;
   std::size_t top = 10;
 };
 
+// One JSON object per line per event, every field of the schema that is set: for scripts and diffing.
+void print_events(TraceReader& reader) {
+  Event event;
+  while (reader.next(event)) std::cout << proto_to_json(event).dump() << '\n';
+  if (reader.truncation()) std::cerr << "warning: " << reader.truncation_warning() << '\n';
+}
+
 void run_inspect(const InspectOptions& options) {
   TraceReader reader(options.trace);
+  if (options.events) {
+    print_events(reader);
+    return;
+  }
   const TraceSummary summary = summarize(reader, options.top);
   if (options.json)
     std::cout << summary_to_json(summary).dump(2) << '\n';
@@ -36,6 +49,7 @@ void add_inspect_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand("inspect", "Summarize a trace: devices, links, kernels, copies");
   command->add_option("trace", options->trace, "Trace file (.wstrace)")->required();
   command->add_flag("--json", options->json, "Print one JSON object (keys documented in README.md)");
+  command->add_flag("--events", options->events, "Print every event as one JSON object per line instead");
   command->add_option("--top", options->top, "How many kernels to list by total time")->check(CLI::PositiveNumber);
   command->callback([options] { run_inspect(*options); });
 }

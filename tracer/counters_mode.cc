@@ -1,0 +1,74 @@
+#include "counters_mode.h"
+
+#include <cupti_activity.h>
+#include <cupti_driver_cbid.h>
+
+#include "counter_metrics.h"
+
+namespace warpsim::tracer {
+namespace {
+
+// ENTER and EXIT of one launch happen on one thread: this says whether that thread's current launch is profiled.
+thread_local RangeProfiler* t_profiling = nullptr;
+
+}  // namespace
+
+CountersMode::CountersMode(const TracerConfig& config, CountersStore& store, RangeProfiler::Warn warn)
+    : selector_(config.kernel_regex, config.launch_skip, config.launch_count),
+      metrics_(metric_names(config.metrics)),
+      store_(store),
+      warn_(std::move(warn)) {}
+
+const std::vector<CUpti_CallbackId>& CountersMode::launch_callbacks() {
+  static const std::vector<CUpti_CallbackId> ids = {
+      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,           CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,         CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+      CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+      CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,            CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz};
+  return ids;
+}
+
+RangeProfiler* CountersMode::profiler_for(CUcontext context) {
+  const std::lock_guard lock(profilers_mutex_);
+  auto it = profilers_.find(context);
+  if (it == profilers_.end()) {
+    std::uint32_t device = 0;
+    cuptiGetDeviceId(context, &device);
+    it = profilers_.emplace(context, RangeProfiler::create(context, device, metrics_, warn_)).first;
+  }
+  return it->second.get();
+}
+
+void CountersMode::on_launch(const CUpti_CallbackData& call) {
+  if (call.callbackSite == CUPTI_API_ENTER) {
+    const std::string name = call.symbolName ? call.symbolName : "";
+    if (!selector_.select(name)) return;
+    RangeProfiler* profiler = profiler_for(call.context);
+    if (profiler == nullptr) return;
+    profiling_.lock();
+    if (!profiler->begin()) {
+      profiling_.unlock();
+      return;
+    }
+    t_profiling = profiler;
+    return;
+  }
+  if (t_profiling == nullptr) return;
+  RangeProfiler* profiler = t_profiling;
+  t_profiling = nullptr;
+  // The launch is asynchronous: its replayed passes must be done before the profiler stops and decodes.
+  cuCtxSynchronize();
+  store(call.correlationId, *profiler, profiler->end());
+  profiling_.unlock();
+}
+
+void CountersMode::store(std::uint32_t correlation_id, const RangeProfiler& profiler,
+                         const std::vector<std::vector<double>>& ranges) {
+  for (const std::vector<double>& values : ranges) {
+    KernelCounters counters;
+    for (std::size_t i = 0; i < values.size(); ++i) set_counter(counters, profiler.metrics()[i], values[i]);
+    store_.put(correlation_id, std::move(counters));
+  }
+}
+
+}  // namespace warpsim::tracer

@@ -1,0 +1,44 @@
+#pragma once
+/// @brief Counters mode: around every selected kernel launch, the range profiler of the launch's context measures
+/// the kernel (CUPTI replays it per pass), and the values wait in a CountersStore for the kernel's activity record.
+
+#include <cupti_callbacks.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "counters_store.h"
+#include "launch_selector.h"
+#include "range_profiler.h"
+#include "tracer_config.h"
+
+namespace warpsim::tracer {
+
+class CountersMode {
+ public:
+  CountersMode(const TracerConfig& config, CountersStore& store, RangeProfiler::Warn warn);
+
+  /// The driver API launch calls to watch (cuLaunchKernel, ...Ex, cooperative, graph launches, _ptsz variants).
+  static const std::vector<CUpti_CallbackId>& launch_callbacks();
+  /// Called at ENTER and EXIT of each of those calls, on the launching thread.
+  void on_launch(const CUpti_CallbackData& call);
+
+ private:
+  RangeProfiler* profiler_for(CUcontext context);
+  void store(std::uint32_t correlation_id, const RangeProfiler& profiler,
+             const std::vector<std::vector<double>>& ranges);
+
+  LaunchSelector selector_;
+  std::vector<std::string> metrics_;
+  CountersStore& store_;
+  RangeProfiler::Warn warn_;
+  std::mutex profiling_;  // held from a profiled launch's ENTER to its EXIT: one profiled launch at a time
+  std::mutex profilers_mutex_;
+  std::map<CUcontext, std::unique_ptr<RangeProfiler>> profilers_;  // nullptr: the context cannot be profiled
+};
+
+}  // namespace warpsim::tracer
