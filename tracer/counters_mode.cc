@@ -28,8 +28,18 @@ const std::vector<CUpti_CallbackId>& CountersMode::launch_callbacks() {
   return ids;
 }
 
+void CountersMode::on_context_created(CUcontext context) {
+  {
+    const std::lock_guard lock(profilers_mutex_);
+    if (!initialized_ && !RangeProfiler::initialize(warn_)) return;
+    initialized_ = true;
+  }
+  profiler_for(context);
+}
+
 RangeProfiler* CountersMode::profiler_for(CUcontext context) {
   const std::lock_guard lock(profilers_mutex_);
+  if (!initialized_) return nullptr;
   auto it = profilers_.find(context);
   if (it == profilers_.end()) {
     std::uint32_t device = 0;

@@ -24,6 +24,9 @@ class CountersMode {
 
   /// The driver API launch calls to watch (cuLaunchKernel, ...Ex, cooperative, graph launches, _ptsz variants).
   static const std::vector<CUpti_CallbackId>& launch_callbacks();
+  /// Sets the range profiler up on a new context (CUPTI accepts its initialization only once the driver is up and
+  /// from this callback, not from InitializeInjection nor from a launch callback).
+  void on_context_created(CUcontext context);
   /// Called at ENTER and EXIT of each of those calls, on the launching thread.
   void on_launch(const CUpti_CallbackData& call);
 
@@ -38,6 +41,7 @@ class CountersMode {
   RangeProfiler::Warn warn_;
   std::mutex profiling_;  // held from a profiled launch's ENTER to its EXIT: one profiled launch at a time
   std::mutex profilers_mutex_;
+  bool initialized_ = false;  // cuptiProfilerInitialize succeeded
   std::map<CUcontext, std::unique_ptr<RangeProfiler>> profilers_;  // nullptr: the context cannot be profiled
 };
 

@@ -19,6 +19,7 @@
 #include "activity_buffers.h"
 #include "counters_mode.h"
 #include "counters_store.h"
+#include "range_profiler.h"
 #include "driver_devices.h"
 #include "periodic_flusher.h"
 #include "process_info.h"
@@ -52,6 +53,7 @@ void on_context_created(CUcontext context) {
   std::uint32_t device_id = 0;
   if (cuptiGetContextId(context, &context_id) == CUPTI_SUCCESS && cuptiGetDeviceId(context, &device_id) == CUPTI_SUCCESS)
     g_trace->note_context(context_id, device_id);
+  if (g_counters_mode) g_counters_mode->on_context_created(context);
 }
 
 bool is_launch(CUpti_CallbackDomain domain, CUpti_CallbackId id) {

@@ -24,7 +24,7 @@ constexpr std::size_t kMaxRangesPerLaunch = 256;
 std::string describe(CUptiResult result) {
   const char* text = nullptr;
   cuptiGetResultString(result, &text);
-  return text ? text : "unknown CUPTI error";
+  return std::string(text ? text : "unknown CUPTI error") + " (" + std::to_string(static_cast<int>(result)) + ")";
 }
 
 std::vector<std::uint8_t> counter_availability(CUcontext context) {
@@ -52,6 +52,13 @@ std::set<std::string> chip_base_metrics(CUpti_Profiler_Host_Object* host) {
 
 }  // namespace
 
+bool RangeProfiler::initialize(const Warn& warn) {
+  auto init = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+  const CUptiResult result = cuptiProfilerInitialize(&init);
+  if (result != CUPTI_SUCCESS) warn("counters unavailable: cuptiProfilerInitialize: " + describe(result));
+  return result == CUPTI_SUCCESS;
+}
+
 std::unique_ptr<RangeProfiler> RangeProfiler::create(CUcontext context, std::uint32_t device_index,
                                                      const std::vector<std::string>& metrics, const Warn& warn) {
   auto fail = [&](const char* step, CUptiResult result) -> std::unique_ptr<RangeProfiler> {
@@ -59,8 +66,6 @@ std::unique_ptr<RangeProfiler> RangeProfiler::create(CUcontext context, std::uin
          describe(result));
     return nullptr;
   };
-  auto init = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
-  if (auto r = cuptiProfilerInitialize(&init); r != CUPTI_SUCCESS) return fail("cuptiProfilerInitialize", r);
   auto chip = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
   chip.deviceIndex = device_index;
   if (auto r = cuptiDeviceGetChipName(&chip); r != CUPTI_SUCCESS) return fail("cuptiDeviceGetChipName", r);

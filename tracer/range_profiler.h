@@ -19,6 +19,8 @@ class RangeProfiler {
  public:
   using Warn = std::function<void(const std::string&)>;
 
+  /// Once per process, before any launch (CUPTI refuses it later).
+  static bool initialize(const Warn& warn);
   /// Sets the profiler up on `context` (device `device_index`) for those of `metrics` the chip has; nullptr, after
   /// a warning, if the device or the metrics cannot be profiled.
   static std::unique_ptr<RangeProfiler> create(CUcontext context, std::uint32_t device_index,
