@@ -241,11 +241,11 @@ bool register_activity_buffers(TraceSink& sink) {
   return cupti_ok(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), "cuptiActivityRegisterCallbacks");
 }
 
-void dump_topology_records() {
+void dump_topology_records(bool with_pcie) {
   cupti_ok(cuptiActivityEnableAndDump(CUPTI_ACTIVITY_KIND_DEVICE), "cuptiActivityEnableAndDump(DEVICE)");
   // Machines without NVLink or without PCIe records answer "not supported": nothing to record, nothing to say.
   cuptiActivityEnableAndDump(CUPTI_ACTIVITY_KIND_NVLINK);
-  cuptiActivityEnableAndDump(CUPTI_ACTIVITY_KIND_PCIE);
+  if (with_pcie) cuptiActivityEnableAndDump(CUPTI_ACTIVITY_KIND_PCIE);
 }
 
 void enable_run_records() {

@@ -13,8 +13,10 @@ namespace warpsim::tracer {
 
 /// Registers the buffer callbacks that hand every completed buffer to `sink` (which must outlive tracing).
 bool register_activity_buffers(TraceSink& sink);
-/// Asks CUPTI for the device and topology records (they describe the machine, not the run).
-void dump_topology_records();
+/// Asks CUPTI for the device and topology records (they describe the machine, not the run). The PCIE records
+/// start CUPTI's legacy profiler, after which the range profiler refuses to start
+/// (CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED, seen on H100 with CUDA 13.0): counters mode goes without them.
+void dump_topology_records(bool with_pcie);
 /// Turns on (off) the records of the run: kernels, copies, memsets, synchronizations, CUDA events, NVTX markers.
 void enable_run_records();
 void disable_run_records();

@@ -157,7 +157,7 @@ bool start_tracing() {
   g_flusher = new PeriodicFlusher(std::chrono::milliseconds(g_config.flush_period_ms),  // NOLINT: see g_trace
                                   [] { cuptiActivityFlushAll(0); });
   route_nvtx_to_cupti();
-  dump_topology_records();
+  dump_topology_records(/*with_pcie=*/g_config.mode != TraceMode::kCounters);
   if (g_config.capture_range == CaptureRange::kWhole) enable_run_records();
   std::atexit(at_exit);
   return true;
