@@ -4,7 +4,9 @@
 #   <name>.<mode>.wstrace   the trace
 #   <name>.<mode>.log       the workload's own output (its event-timed kernel times and its check line)
 # and prints one summary line per recording. A failing workload is reported and the others still run.
-#   scripts/record-traces.sh OUT_DIR [MODES] [NAME_REGEX]     (MODES: "timeline", "counters" or "timeline counters")
+#   scripts/record-traces.sh OUT_DIR [MODES] [NAME_REGEX]
+# MODES: any of "timeline", "counters" (instruction mix and L1/L2/DRAM traffic), "links" (counters mode, NVLink and
+# PCIe bytes), e.g. "timeline counters".
 set -uo pipefail
 out=${1:?usage: record-traces.sh OUT_DIR [MODES] [NAME_REGEX]}
 modes=${2:-timeline}
@@ -29,7 +31,11 @@ while read -r name need args; do
     trace="$dir/$name.$mode.wstrace"
     start=$(date +%s%N)
     # shellcheck disable=SC2086  # the manifest's arguments are words
-    $warpsim record --mode "$mode" -o "$trace" -- "build-gpu/workloads/${exe#ws_}/$exe" ${args#"$exe"} \
+    case "$mode" in
+      links) how=(--mode counters --metrics links) ;;
+      *) how=(--mode "$mode") ;;
+    esac
+    $warpsim record "${how[@]}" -o "$trace" -- "build-gpu/workloads/${exe#ws_}/$exe" ${args#"$exe"} \
       >"$dir/$name.$mode.log" 2>&1
     rc=$?
     ms=$(( ($(date +%s%N) - start) / 1000000 ))

@@ -20,6 +20,7 @@ namespace {
 
 struct RecordOptions {
   std::string mode = "timeline";
+  std::string metrics = "core";
   std::string output = "warpsim-%p.wstrace";
   std::uint32_t flush_ms = 500;
   std::string capture_range = "none";
@@ -63,6 +64,7 @@ void set_env(const char* name, const std::string& value) { setenv(name, value.c_
   set_env("WARPSIM_TRACE_OUTPUT", std::filesystem::absolute(o.output).string());
   set_env("WARPSIM_TRACE_ROOT_PID", std::to_string(getpid()));
   set_env("WARPSIM_TRACE_MODE", o.mode);
+  set_env("WARPSIM_TRACE_METRICS", o.metrics);
   set_env("WARPSIM_TRACE_FLUSH_MS", std::to_string(o.flush_ms));
   set_env("WARPSIM_TRACE_CAPTURE_RANGE", o.capture_range);
   if (!o.kernels.empty()) set_env("WARPSIM_TRACE_KERNELS", o.kernels);
@@ -116,6 +118,9 @@ void add_record_command(CLI::App& app, int& exit_status) {
       ->check(CLI::Range(1, 60000))->capture_default_str();
   command->add_option("--capture-range", o->capture_range, "Record only between cudaProfilerStart and Stop")
       ->check(CLI::IsMember({"none", "cudaProfilerApi"}));
+  command->add_option("--metrics", o->metrics, "counters mode: core (instructions, L1/L2/DRAM) or links (NVLink, "
+                                               "PCIe bytes; CUPTI cannot collect both in one run)")
+      ->check(CLI::IsMember({"core", "links"}));
   command->add_option("--kernels", o->kernels, "counters mode: profile kernels whose name matches this regex");
   command->add_option("--launch-skip", o->launch_skip, "counters mode: skip this many matching launches");
   command->add_option("--launch-count", o->launch_count, "counters mode: profile at most this many launches");
