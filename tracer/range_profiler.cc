@@ -73,37 +73,13 @@ std::unique_ptr<RangeProfiler> RangeProfiler::create(CUcontext context, std::uin
 
   std::unique_ptr<RangeProfiler> self(new RangeProfiler());  // private constructor
   self->warn_ = warn;
-  auto host = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
-  host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-  host.pChipName = chip.pChipName;
-  host.pCounterAvailabilityImage = availability.empty() ? nullptr : availability.data();
-  if (auto r = cuptiProfilerHostInitialize(&host); r != CUPTI_SUCCESS) return fail("cuptiProfilerHostInitialize", r);
-  self->host_ = host.pHostObject;
-
-  const std::set<std::string> offered = chip_base_metrics(self->host_);
-  std::string dropped;
-  for (const std::string& metric : metrics) {
-    if (offered.count(base_metric(metric)) != 0) self->metrics_.push_back(metric);
-    else dropped += " " + metric;
+  if (auto r = self->configure(chip.pChipName, availability, metrics); r != CUPTI_SUCCESS) {
+    // On the 2xH200 machine the availability image marks the NVLink counters unavailable although the chip has
+    // them; without the image CUPTI builds the configuration, and the launch then says whether they can be read.
+    if (availability.empty() || self->configure(chip.pChipName, {}, metrics) != CUPTI_SUCCESS)
+      return fail("building the metric configuration", r);
+    warn("the device's counter availability refused some metrics; trying them anyway");
   }
-  if (!dropped.empty()) warn(std::string("chip ") + chip.pChipName + " lacks, left absent:" + dropped);
-  if (self->metrics_.empty()) return fail("no metric available", CUPTI_ERROR_NOT_SUPPORTED);
-  for (const std::string& metric : self->metrics_) self->metric_pointers_.push_back(metric.c_str());
-
-  auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
-  add.pHostObject = self->host_;
-  add.ppMetricNames = self->metric_pointers_.data();
-  add.numMetrics = self->metric_pointers_.size();
-  if (auto r = cuptiProfilerHostConfigAddMetrics(&add); r != CUPTI_SUCCESS) return fail("ConfigAddMetrics", r);
-  auto size = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
-  size.pHostObject = self->host_;
-  if (auto r = cuptiProfilerHostGetConfigImageSize(&size); r != CUPTI_SUCCESS) return fail("GetConfigImageSize", r);
-  self->config_.resize(size.configImageSize);
-  auto image = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
-  image.pHostObject = self->host_;
-  image.configImageSize = self->config_.size();
-  image.pConfigImage = self->config_.data();
-  if (auto r = cuptiProfilerHostGetConfigImage(&image); r != CUPTI_SUCCESS) return fail("GetConfigImage", r);
 
   auto enable = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
   enable.ctx = context;
@@ -118,6 +94,50 @@ std::unique_ptr<RangeProfiler> RangeProfiler::create(CUcontext context, std::uin
   if (auto r = cuptiRangeProfilerGetCounterDataSize(&data); r != CUPTI_SUCCESS) return fail("GetCounterDataSize", r);
   self->counter_data_.resize(data.counterDataSize);
   return self;
+}
+
+CUptiResult RangeProfiler::configure(const char* chip, const std::vector<std::uint8_t>& availability,
+                                     const std::vector<std::string>& metrics) {
+  if (host_) {
+    auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+    p.pHostObject = host_;
+    cuptiProfilerHostDeinitialize(&p);
+    host_ = nullptr;
+  }
+  auto host = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
+  host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  host.pChipName = chip;
+  host.pCounterAvailabilityImage = availability.empty() ? nullptr : availability.data();
+  if (auto r = cuptiProfilerHostInitialize(&host); r != CUPTI_SUCCESS) return r;
+  host_ = host.pHostObject;
+
+  const std::set<std::string> offered = chip_base_metrics(host_);
+  std::string dropped;
+  metrics_.clear();
+  for (const std::string& metric : metrics) {
+    if (offered.count(base_metric(metric)) != 0) metrics_.push_back(metric);
+    else dropped += " " + metric;
+  }
+  if (!dropped.empty()) warn_(std::string("chip ") + chip + " lacks, left absent:" + dropped);
+  if (metrics_.empty()) return CUPTI_ERROR_NOT_SUPPORTED;
+  metric_pointers_.clear();
+  for (const std::string& metric : metrics_) metric_pointers_.push_back(metric.c_str());
+
+  auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+  add.pHostObject = host_;
+  add.ppMetricNames = metric_pointers_.data();
+  add.numMetrics = metric_pointers_.size();
+  if (auto r = cuptiProfilerHostConfigAddMetrics(&add); r != CUPTI_SUCCESS) return r;
+  auto size =
+      params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+  size.pHostObject = host_;
+  if (auto r = cuptiProfilerHostGetConfigImageSize(&size); r != CUPTI_SUCCESS) return r;
+  config_.resize(size.configImageSize);
+  auto image = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+  image.pHostObject = host_;
+  image.configImageSize = config_.size();
+  image.pConfigImage = config_.data();
+  return cuptiProfilerHostGetConfigImage(&image);
 }
 
 RangeProfiler::~RangeProfiler() {

@@ -38,6 +38,9 @@ class RangeProfiler {
 
  private:
   RangeProfiler() = default;
+  /// Host object and configuration image for those of `metrics` the chip lists.
+  CUptiResult configure(const char* chip, const std::vector<std::uint8_t>& availability,
+                        const std::vector<std::string>& metrics);
   bool evaluate(std::size_t range, std::vector<double>& values);
   bool ok(CUptiResult result, const char* step) const;
 
