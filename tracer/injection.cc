@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -31,6 +32,24 @@ namespace {
 
 void warn(const std::string& message) { std::fprintf(stderr, "warpsim tracer: %s\n", message.c_str()); }
 
+// With WARPSIM_TRACE_VERBOSE set, says how long each of the tracer's own steps took: where tracing overhead goes.
+class StepTimer {
+ public:
+  explicit StepTimer(const char* step) : step_(step), start_(std::chrono::steady_clock::now()) {}
+  ~StepTimer() {
+    static const bool verbose = std::getenv("WARPSIM_TRACE_VERBOSE") != nullptr;
+    if (!verbose) return;
+    const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start_;
+    std::fprintf(stderr, "warpsim tracer: %s took %.1f ms\n", step_, took.count());
+  }
+  StepTimer(const StepTimer&) = delete;
+  StepTimer& operator=(const StepTimer&) = delete;
+
+ private:
+  const char* step_;
+  std::chrono::steady_clock::time_point start_;
+};
+
 // Allocated once and never freed on purpose: CUPTI may hand over buffers from its own thread while the process
 // exits, after static destructors would have run.
 TraceSink* g_trace = nullptr;
@@ -44,6 +63,7 @@ void flush_all() { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
 
 void on_context_created(CUcontext context) {
   std::call_once(g_driver_info_once, [] {
+    const StepTimer timer("reading the devices at the first context");
     for (const DriverDeviceInfo& info : read_driver_devices()) g_trace->add_driver_info(info);
     // The DEVICE, NVLINK and PCIE records dumped at start sit in a buffer of their own that CUPTI may hand over after
     // the first buffer of kernels: deliver them now, before any kernel ran, so that the header has them.
@@ -93,6 +113,7 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId i
 }
 
 void at_exit() {
+  const StepTimer timer("the final flush and close");
   g_flusher->stop();
   flush_all();
   g_trace->close();
@@ -168,6 +189,9 @@ bool start_tracing() {
 
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
   static std::once_flag once;
-  std::call_once(once, [] { warpsim::tracer::start_tracing(); });
+  std::call_once(once, [] {
+    const warpsim::tracer::StepTimer timer("starting (CUPTI subscription, activity kinds, device records)");
+    warpsim::tracer::start_tracing();
+  });
   return 1;  // the application runs whether or not tracing started
 }

@@ -12,6 +12,7 @@
 ///   WARPSIM_TRACE_KERNELS        counters mode: profile only kernels whose name matches this regex
 ///   WARPSIM_TRACE_LAUNCH_SKIP    counters mode: skip this many matching launches first
 ///   WARPSIM_TRACE_LAUNCH_COUNT   counters mode: then profile at most this many
+///   WARPSIM_TRACE_VERBOSE        set: report how long the tracer's own steps take (start, first context, exit)
 
 #include <cstdint>
 #include <functional>
