@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "inspect_command.h"
+#include "merge_command.h"
 #include "record_command.h"
 #include "trace_error.h"
 #include "warpsim/version.h"
@@ -16,6 +17,7 @@ int main(int argc, char** argv) {
   int exit_status = 0;  // set by commands whose status is not simply success (record returns the application's)
   warpsim::cli::add_inspect_command(app);
   warpsim::cli::add_record_command(app, exit_status);
+  warpsim::cli::add_merge_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
