@@ -7,6 +7,7 @@
 // Weights of a layer are stored row-major as (units_below + 1) x (units_above + 1) with row 0 / column 0 for the
 // bias units, as Rodinia stores them; column 0 of the input->hidden matrix is therefore never used.
 
+#include "device_buffer.h"
 #include "workload.h"
 
 #include <algorithm>
@@ -87,30 +88,7 @@ __global__ void bpnn_adjust_weights(const float* __restrict__ hidden_delta, cons
 
 namespace {
 
-/// Owns one cudaMalloc'd array: the cudaFree is tied to scope instead of being paired by hand.
-template <typename T>
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(std::size_t count) : count_(count) { WS_CHECK(cudaMalloc(&data_, count * sizeof(T))); }
-  ~DeviceBuffer() { cudaFree(data_); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-
-  T* get() const { return data_; }
-  void upload(const T* host, std::size_t count) {
-    WS_CHECK(cudaMemcpy(data_, host, count * sizeof(T), cudaMemcpyHostToDevice));
-  }
-  void download(T* host, std::size_t count) const {
-    WS_CHECK(cudaMemcpy(host, data_, count * sizeof(T), cudaMemcpyDeviceToHost));
-  }
-  void upload(const std::vector<T>& host) { upload(host.data(), host.size()); }
-  void download(std::vector<T>& host) const { download(host.data(), host.size()); }
-  void zero() { WS_CHECK(cudaMemset(data_, 0, count_ * sizeof(T))); }
-
- private:
-  T* data_ = nullptr;
-  std::size_t count_;
-};
+using ws::DeviceBuffer;
 
 /// The initial state of the network, shared by the GPU run and the CPU reference.
 struct Problem {

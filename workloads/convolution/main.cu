@@ -128,7 +128,7 @@ void require_devices(const Options& o) {
     std::exit(kExitUnavailable);
   }
   for (const auto& [device, peer] : needed_peers(o)) {
-    if (!conv::enable_peer_access(device, peer)) {
+    if (!ws::enable_peer_access(device, peer)) {
       std::fprintf(stderr,
                    "ws_convolution: GPU %d cannot access GPU %d's memory (cudaDeviceCanAccessPeer = 0); the GPU-SM "
                    "multi-GPU mode needs peer access between neighbouring GPUs\n",
@@ -143,10 +143,10 @@ struct GpuBand {
   int device = 0;
   int row_begin = 0;
   int row_end = 0;
-  conv::DeviceFloats input;
-  conv::DeviceFloats output;
-  conv::DeviceFloats filter;
-  conv::Stream stream;
+  ws::DeviceFloats input;
+  ws::DeviceFloats output;
+  ws::DeviceFloats filter;
+  ws::Stream stream;
 };
 
 std::size_t band_floats(const GpuBand& b, int width) {
@@ -157,19 +157,19 @@ std::vector<GpuBand> upload_bands(const Options& o, const std::vector<int>& star
                                   const std::vector<float>& filter) {
   std::vector<GpuBand> bands(static_cast<size_t>(o.gpus));
   for (int g = 0; g < o.gpus; ++g) {
-    const conv::ScopedDevice on(g);  // copies and allocations below belong to GPU g
+    const ws::ScopedDevice on(g);  // copies and allocations below belong to GPU g
     GpuBand& b = bands[static_cast<size_t>(g)];
     b.device = g;
     b.row_begin = starts[static_cast<size_t>(g)];
     b.row_end = starts[static_cast<size_t>(g) + 1];
     const std::size_t n = band_floats(b, o.width);
-    b.input = conv::device_floats(g, n);
-    b.output = conv::device_floats(g, n);
-    b.stream = conv::make_stream(g);
+    b.input = ws::device_floats(g, n);
+    b.output = ws::device_floats(g, n);
+    b.stream = ws::make_stream(g);
     const float* src = image.data() + static_cast<std::size_t>(b.row_begin) * static_cast<std::size_t>(o.width);
     WS_CHECK(cudaMemcpy(b.input.get(), src, n * sizeof(float), cudaMemcpyHostToDevice));
     if (!o.remote_filter || g == 0) {
-      b.filter = conv::device_floats(g, filter.size());
+      b.filter = ws::device_floats(g, filter.size());
       WS_CHECK(cudaMemcpy(b.filter.get(), filter.data(), filter.size() * sizeof(float), cudaMemcpyHostToDevice));
     }
   }
@@ -196,7 +196,7 @@ ConvArgs band_args(const Options& o, const std::vector<GpuBand>& bands, int g) {
 }
 
 /// One GPU's host thread: `repeat` timed launches, each started together with the other GPUs' launches.
-void run_gpu(const Options& o, const GpuBand& band, const ConvArgs& args, conv::Barrier& barrier) {
+void run_gpu(const Options& o, const GpuBand& band, const ConvArgs& args, ws::Barrier& barrier) {
   WS_CHECK(cudaSetDevice(band.device));
   std::string label = convolution_kernel_name(o.cached);
   if (o.gpus > 1) label += "@gpu" + std::to_string(band.device);
@@ -211,7 +211,7 @@ void run_gpu(const Options& o, const GpuBand& band, const ConvArgs& args, conv::
 }
 
 void run_all(const Options& o, const std::vector<GpuBand>& bands) {
-  conv::Barrier barrier(o.gpus);
+  ws::Barrier barrier(o.gpus);
   std::vector<std::thread> threads;
   for (int g = 0; g < o.gpus; ++g) {
     threads.emplace_back(run_gpu, std::cref(o), std::cref(bands[static_cast<size_t>(g)]), band_args(o, bands, g),
@@ -223,7 +223,7 @@ void run_all(const Options& o, const std::vector<GpuBand>& bands) {
 std::vector<float> download(const Options& o, const std::vector<GpuBand>& bands) {
   std::vector<float> out(static_cast<std::size_t>(o.width) * static_cast<std::size_t>(o.height));
   for (const GpuBand& b : bands) {
-    const conv::ScopedDevice on(b.device);
+    const ws::ScopedDevice on(b.device);
     float* dst = out.data() + static_cast<std::size_t>(b.row_begin) * static_cast<std::size_t>(o.width);
     WS_CHECK(cudaMemcpy(dst, b.output.get(), band_floats(b, o.width) * sizeof(float), cudaMemcpyDeviceToHost));
   }

@@ -6,6 +6,7 @@
 // Usage: ws_matmul [--n N] [--variant naive|tiled|both] [--repeat R]
 // Prints one `timing` line per launch and one `check` line per variant; exits non-zero if a result is wrong.
 
+#include "device_buffer.h"
 #include "workload.h"
 
 #include <cmath>
@@ -23,27 +24,7 @@ constexpr int kTile = 16;
 constexpr int kSamples = 4096;   // C elements checked against the CPU (the full check would take minutes)
 constexpr long kMaxN = 16384;    // keeps row * n + col inside int and the three matrices inside 3 GiB
 
-/// One device allocation, freed when it goes out of scope.
-template <typename T>
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(std::size_t count) : count_(count) { WS_CHECK(cudaMalloc(&ptr_, bytes())); }
-  ~DeviceBuffer() { cudaFree(ptr_); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-
-  T* get() const { return ptr_; }
-  std::size_t bytes() const { return count_ * sizeof(T); }
-  void upload(const std::vector<T>& host) { WS_CHECK(cudaMemcpy(ptr_, host.data(), bytes(), cudaMemcpyHostToDevice)); }
-  void download(std::vector<T>& host) const {
-    host.resize(count_);
-    WS_CHECK(cudaMemcpy(host.data(), ptr_, bytes(), cudaMemcpyDeviceToHost));
-  }
-
- private:
-  std::size_t count_;
-  T* ptr_ = nullptr;
-};
+using ws::DeviceBuffer;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Kernels. Row-major n x n matrices; threadIdx.x walks columns so that a warp's B and C accesses are contiguous.

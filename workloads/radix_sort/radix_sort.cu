@@ -13,6 +13,7 @@
 // Usage: ws_radix_sort [--n N] [--impl global|shared|hybrid|all]
 // Prints one `timing` line per launch and one `check` line per implementation; exits non-zero if one is wrong.
 
+#include "device_buffer.h"
 #include "workload.h"
 
 #include <algorithm>
@@ -34,27 +35,7 @@ constexpr int kScanItems = 4;        // totals per thread and round in that bloc
 constexpr int kChunk = 32;           // keys scanned sequentially by one thread in the global implementation
 constexpr long kMaxN = 1L << 28;     // keeps every index and position inside uint32 and the buffers inside 4 GiB
 
-/// One device allocation, freed when it goes out of scope.
-template <typename T>
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(std::size_t count) : count_(count) { WS_CHECK(cudaMalloc(&ptr_, bytes())); }
-  ~DeviceBuffer() { cudaFree(ptr_); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-
-  T* get() const { return ptr_; }
-  std::size_t bytes() const { return count_ * sizeof(T); }
-  void upload(const std::vector<T>& host) { WS_CHECK(cudaMemcpy(ptr_, host.data(), bytes(), cudaMemcpyHostToDevice)); }
-  void download(std::vector<T>& host) const {
-    host.resize(count_);
-    WS_CHECK(cudaMemcpy(host.data(), ptr_, bytes(), cudaMemcpyDeviceToHost));
-  }
-
- private:
-  std::size_t count_;
-  T* ptr_ = nullptr;
-};
+using ws::DeviceBuffer;
 
 __host__ __device__ constexpr unsigned ceil_div(unsigned a, unsigned b) { return (a + b - 1) / b; }
 

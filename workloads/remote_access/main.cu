@@ -139,7 +139,7 @@ void require_devices(const Options& o) {
   if (o.remote_gpu >= count) unavailable("--remote-gpu " + std::to_string(o.remote_gpu) + ": only " +
                                          std::to_string(count) + " GPU(s) visible");
   if (o.remote_gpu == o.local_gpu) usage_error("--remote-gpu must differ from --local-gpu");
-  if (!ra::enable_peer_access(o.local_gpu, o.remote_gpu)) {
+  if (!ws::enable_peer_access(o.local_gpu, o.remote_gpu)) {
     unavailable("GPU " + std::to_string(o.local_gpu) + " cannot access GPU " + std::to_string(o.remote_gpu) +
                 "'s memory (cudaDeviceCanAccessPeer = 0)");
   }
@@ -149,14 +149,14 @@ void require_devices(const Options& o) {
 struct Buffers {
   std::vector<float> local_host;
   std::vector<float> remote_host;  // empty when nothing is read remotely
-  ra::DeviceFloats local_in;
-  ra::DeviceFloats remote_in;
-  ra::DeviceFloats out;
+  ws::DeviceFloats local_in;
+  ws::DeviceFloats remote_in;
+  ws::DeviceFloats out;
 };
 
-ra::DeviceFloats upload(int device, const std::vector<float>& host) {
-  const ra::ScopedDevice on(device);
-  ra::DeviceFloats d = ra::device_floats(device, host.size());
+ws::DeviceFloats upload(int device, const std::vector<float>& host) {
+  const ws::ScopedDevice on(device);
+  ws::DeviceFloats d = ws::device_floats(device, host.size());
   WS_CHECK(cudaMemcpy(d.get(), host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice));
   return d;
 }
@@ -167,7 +167,7 @@ Buffers make_buffers(const Options& o) {
   b.local_host.resize(n);
   ws::fill_random(b.local_host, 1u);
   b.local_in = upload(o.local_gpu, b.local_host);
-  b.out = ra::device_floats(o.local_gpu, n);
+  b.out = ws::device_floats(o.local_gpu, n);
   if (reads_remote(o)) {
     // Different values than the local array, so that reading the wrong array fails the check.
     b.remote_host.resize(n);

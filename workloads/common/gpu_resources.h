@@ -1,13 +1,15 @@
 #pragma once
-// Owning handle for device memory on a given GPU, and peer-access setup. (The same few helpers exist in
-// convolution/; each workload folder is self-contained.)
+// Owning handles for device memory and streams on a given GPU, peer-access setup, and a host barrier that lines up
+// the per-GPU threads before each launch.
 
+#include <condition_variable>
 #include <cstddef>
 #include <memory>
+#include <mutex>
 
 #include "workload.h"
 
-namespace ra {
+namespace ws {
 
 /// Makes `device` current for one scope and restores the previous device afterwards.
 class ScopedDevice {
@@ -40,6 +42,22 @@ inline DeviceFloats device_floats(int device, std::size_t count) {
   return DeviceFloats(p, DeviceFree{device});
 }
 
+struct StreamDestroy {
+  int device = 0;
+  void operator()(cudaStream_t s) const {
+    ScopedDevice on(device);
+    cudaStreamDestroy(s);
+  }
+};
+using Stream = std::unique_ptr<CUstream_st, StreamDestroy>;
+
+inline Stream make_stream(int device) {
+  ScopedDevice on(device);
+  cudaStream_t s = nullptr;
+  WS_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  return Stream(s, StreamDestroy{device});
+}
+
 /// Lets `device` dereference `peer`'s memory. Returns false (and changes nothing) when the hardware cannot.
 inline bool enable_peer_access(int device, int peer) {
   int possible = 0;
@@ -55,4 +73,28 @@ inline bool enable_peer_access(int device, int peer) {
   return true;
 }
 
-}  // namespace ra
+/// Reusable barrier for a fixed number of threads (std::barrier is C++20; the CUDA sources are C++17).
+class Barrier {
+ public:
+  explicit Barrier(int parties) : parties_(parties) {}
+  void arrive_and_wait() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    const long generation = generation_;
+    if (++arrived_ == parties_) {
+      arrived_ = 0;
+      ++generation_;
+      released_.notify_all();
+      return;
+    }
+    released_.wait(lock, [&] { return generation_ != generation; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable released_;
+  const int parties_;
+  int arrived_ = 0;
+  long generation_ = 0;
+};
+
+}  // namespace ws
