@@ -169,9 +169,10 @@ bool start_tracing() {
     warn(std::string(error.what()) + "; the application runs untraced");
     return false;
   }
-  if (!subscribe()) return false;
+  // The sink first: CUPTI may call back as soon as the subscription exists.
   g_trace = new TraceSink(g_config.output_path, process_header(g_config.mode), warn);  // NOLINT: see g_trace
   if (g_config.mode == TraceMode::kCounters) start_counters_mode();
+  if (!subscribe()) return false;
   if (!register_activity_buffers(*g_trace)) return false;
   // CUPTI's own periodic flush hands over only full buffers; a default (not forced) flush from a thread of ours
   // also hands over partly filled ones whose records are complete, and never cuts a record in flight.
