@@ -53,7 +53,9 @@ KernelActivity convert(const CUpti_ActivityKernel10& r) {
   return a;
 }
 
-CopyActivity convert(const CUpti_ActivityMemcpy6& r) {
+// The fields MEMCPY and MEMCPY2 (peer-to-peer) records share.
+template <typename Record>
+CopyActivity copy_activity(const Record& r) {
   CopyActivity a;
   a.copy_kind = r.copyKind;
   a.src_kind = r.srcKind;
@@ -69,21 +71,12 @@ CopyActivity convert(const CUpti_ActivityMemcpy6& r) {
   return a;
 }
 
+CopyActivity convert(const CUpti_ActivityMemcpy6& r) { return copy_activity(r); }
+
 CopyActivity convert(const CUpti_ActivityMemcpyPtoP4& r) {
-  CopyActivity a;
-  a.copy_kind = r.copyKind;
-  a.src_kind = r.srcKind;
-  a.dst_kind = r.dstKind;
-  a.bytes = r.bytes;
-  a.start = r.start;
-  a.end = r.end;
-  a.device_id = r.deviceId;
-  a.context_id = r.contextId;
-  a.stream_id = r.streamId;
-  a.correlation_id = r.correlationId;
+  CopyActivity a = copy_activity(r);
   a.src_device_id = r.srcDeviceId;
   a.dst_device_id = r.dstDeviceId;
-  a.graph_id = r.graphId;
   return a;
 }
 
