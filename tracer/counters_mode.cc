@@ -8,6 +8,10 @@
 namespace warpsim::tracer {
 namespace {
 
+bool is_graph_launch(CUpti_CallbackId id) {
+  return id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
+}
+
 // ENTER and EXIT of one launch happen on one thread: this says whether that thread's current launch is profiled.
 thread_local RangeProfiler* t_profiling = nullptr;
 
@@ -49,7 +53,14 @@ RangeProfiler* CountersMode::profiler_for(CUcontext context) {
   return it->second.get();
 }
 
-void CountersMode::on_launch(const CUpti_CallbackData& call) {
+void CountersMode::on_launch(CUpti_CallbackId id, const CUpti_CallbackData& call) {
+  // Kernel replay does not replay graph launches (seen on H100, CUDA 13.0: DecodeData failed and the launch with
+  // it): their kernels run unprofiled and keep no counters.
+  if (is_graph_launch(id)) {
+    if (call.callbackSite == CUPTI_API_ENTER && !graph_warned_.exchange(true))
+      warn_("kernels launched in CUDA graphs are not profiled (kernel replay cannot replay a graph)");
+    return;
+  }
   if (call.callbackSite == CUPTI_API_ENTER) {
     const std::string name = call.symbolName ? call.symbolName : "";
     if (!selector_.select(name)) return;

@@ -4,6 +4,7 @@
 
 #include <cupti_callbacks.h>
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -28,7 +29,7 @@ class CountersMode {
   /// from this callback, not from InitializeInjection nor from a launch callback).
   void on_context_created(CUcontext context);
   /// Called at ENTER and EXIT of each of those calls, on the launching thread.
-  void on_launch(const CUpti_CallbackData& call);
+  void on_launch(CUpti_CallbackId id, const CUpti_CallbackData& call);
 
  private:
   RangeProfiler* profiler_for(CUcontext context);
@@ -42,6 +43,7 @@ class CountersMode {
   std::mutex profiling_;  // held from a profiled launch's ENTER to its EXIT: one profiled launch at a time
   std::mutex profilers_mutex_;
   bool initialized_ = false;  // cuptiProfilerInitialize succeeded
+  std::atomic<bool> graph_warned_{false};
   std::map<CUcontext, std::unique_ptr<RangeProfiler>> profilers_;  // nullptr: the context cannot be profiled
 };
 

@@ -83,7 +83,7 @@ bool is_launch(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
 
 void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti_CallbackData& call) {
   if (g_counters_mode && is_launch(domain, id)) {
-    g_counters_mode->on_launch(call);
+    g_counters_mode->on_launch(id, call);
     return;
   }
   const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;

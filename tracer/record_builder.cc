@@ -20,11 +20,12 @@ Dim3 dim3(std::int32_t x, std::int32_t y, std::int32_t z) {
   return d;
 }
 
+// CUPTI reports a cluster launch (cudaLaunchKernelEx) as cooperative too (seen on H100): the cluster says more.
 KernelLaunch::LaunchKind launch_kind(const KernelActivity& a) {
   if (a.graph_id != 0) return KernelLaunch::GRAPH;
+  if (a.cluster[0] > 0) return KernelLaunch::CLUSTER;
   if (a.launch_type == kCooperativeSingle) return KernelLaunch::COOPERATIVE;
   if (a.launch_type == kCooperativeMulti) return KernelLaunch::COOPERATIVE_MULTI_DEVICE;
-  if (a.cluster[0] > 0) return KernelLaunch::CLUSTER;
   return KernelLaunch::REGULAR;
 }
 

@@ -48,8 +48,7 @@ TEST(RecordBuilder, LaunchKinds) {
   KernelActivity a = kernel_activity();
   a.launch_type = 1;
   EXPECT_EQ(build_kernel(a).kernel().launch_kind(), KernelLaunch::COOPERATIVE);
-  a.launch_type = 0;
-  a.cluster = {2, 1, 1};
+  a.cluster = {2, 1, 1};  // CUPTI marks cluster launches cooperative as well
   EXPECT_EQ(build_kernel(a).kernel().launch_kind(), KernelLaunch::CLUSTER);
   EXPECT_EQ(build_kernel(a).kernel().cluster().x(), 2u);
   a.graph_id = 5;
