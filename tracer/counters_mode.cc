@@ -4,12 +4,20 @@
 #include <cupti_driver_cbid.h>
 
 #include "counter_metrics.h"
+#include "launch_stream.h"
 
 namespace warpsim::tracer {
 namespace {
 
 bool is_graph_launch(CUpti_CallbackId id) {
   return id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
+}
+
+// A launch into a stream being captured into a graph runs nothing now: profiling it fails, and breaks the capture.
+bool is_captured(CUpti_CallbackId id, const void* params) {
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  return cuStreamIsCapturing(launch_stream(id, params), &status) == CUDA_SUCCESS &&
+         status != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
 // ENTER and EXIT of one launch happen on one thread: this says whether that thread's current launch is profiled.
@@ -62,6 +70,7 @@ void CountersMode::on_launch(CUpti_CallbackId id, const CUpti_CallbackData& call
     return;
   }
   if (call.callbackSite == CUPTI_API_ENTER) {
+    if (is_captured(id, call.functionParams)) return;
     const std::string name = call.symbolName ? call.symbolName : "";
     if (!selector_.select(name)) return;
     RangeProfiler* profiler = profiler_for(call.context);
