@@ -19,8 +19,8 @@ Params params(std::size_t struct_size) {
 }
 
 // A profiled launch runs one kernel (graph launches are left unprofiled, see counters_mode.cc); the counter data
-// keeps room for a few ranges so that an unexpected extra one is read rather than lost.
-constexpr std::size_t kMaxRangesPerLaunch = 16;
+// keeps room for more ranges (the size the GPU runs were made with) so that an unexpected extra one is read.
+constexpr std::size_t kMaxRangesPerLaunch = 256;
 
 std::string describe(CUptiResult result) {
   const char* text = nullptr;
