@@ -70,4 +70,5 @@ def main():
     print(f"largest difference: {100 * worst[0]:.3f}% ({worst[1]}) over {len(ours)} kernels")
 
 
-main()
+if __name__ == "__main__":
+    main()
