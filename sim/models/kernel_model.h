@@ -1,0 +1,54 @@
+#pragma once
+// The interface every SM timing model implements, and what it may see of a kernel.
+//
+// The predictive rule (DESIGN.md): a model predicts from the launch configuration, the counters and the GPU spec,
+// never from the kernel's recorded duration. KernelView enforces it: it holds a copy of the launch with its times
+// cleared, so no model can read them.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "platform.pb.h"
+#include "trace.pb.h"
+
+namespace warpsim::models {
+
+class KernelView {
+ public:
+  /// A view of `launch` without start_ns/end_ns (both cleared to 0).
+  static KernelView of(const KernelLaunch& launch);
+  const KernelLaunch& launch() const { return launch_; }
+  bool has_counters() const { return launch_.has_counters(); }
+
+ private:
+  explicit KernelView(KernelLaunch launch) : launch_(std::move(launch)) {}
+  KernelLaunch launch_;
+};
+
+/// What a model predicts for one kernel on one GPU. The replay turns it into SimGrid activities: sm_time_s as work on
+/// the GPU's SMs and the bytes as transfers over the GPU's L2, DRAM, NVLink and PCIe resources, all in parallel, so the
+/// kernel lasts as long as the slowest of them under contention (a roofline the node level completes).
+struct KernelPrediction {
+  double sm_time_s = 0;          // SM-side time of all waves (tail included) when memory bandwidth is not the limit
+  double launch_overhead_s = 0;  // GPU-side launch cost, paid before the kernel's work
+  uint32_t sms_used = 0;         // SMs the kernel occupies (1..sm_count): how it shares the GPU with other kernels
+  uint64_t dram_bytes = 0;       // to and from this GPU's DRAM
+  uint64_t l2_bytes = 0;         // through this GPU's L2
+  uint64_t peer_bytes = 0;       // read from or written to other GPUs' memory (NVLink or PCIe peer access)
+  uint64_t sysmem_bytes = 0;     // host memory accessed directly (zero-copy over PCIe)
+  uint32_t blocks_per_sm = 0;    // resident blocks per SM (occupancy limit)
+  uint32_t waves = 0;
+  double theoretical_occupancy = 0;    // resident warps / max warps per SM, 0..1
+  bool estimated_without_counters = false;  // no counters: launch-configuration-only estimate (see the model's doc)
+  std::string limiter;           // what bounds sm_time_s, e.g. "fma pipe", "issue", "l1 bandwidth"
+};
+
+class KernelModel {
+ public:
+  virtual ~KernelModel() = default;
+  virtual std::string_view name() const = 0;
+  virtual KernelPrediction predict(const KernelView& kernel, const platform::GpuSpec& gpu) const = 0;
+};
+
+}  // namespace warpsim::models
