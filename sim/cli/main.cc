@@ -4,9 +4,14 @@
 #include <exception>
 #include <iostream>
 
+#include "compare_command.h"
 #include "inspect_command.h"
 #include "merge_command.h"
 #include "record_command.h"
+#include "timeline_command.h"
+#ifdef WARPSIM_HAS_REPLAY
+#include "simulate_command.h"
+#endif
 #include "trace_error.h"
 #include "warpsim/version.h"
 
@@ -18,6 +23,11 @@ int main(int argc, char** argv) {
   warpsim::cli::add_inspect_command(app);
   warpsim::cli::add_record_command(app, exit_status);
   warpsim::cli::add_merge_command(app);
+  warpsim::cli::add_compare_command(app);
+  warpsim::cli::add_timeline_command(app);
+#ifdef WARPSIM_HAS_REPLAY
+  warpsim::cli::add_simulate_command(app);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

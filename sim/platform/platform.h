@@ -22,14 +22,14 @@ struct Platform {
   std::vector<std::string> overrides;  // the --set key=value strings, as given
 };
 
+/// Where shipped platforms live: $WARPSIM_PLATFORMS if set, else the source tree's platforms/ folder.
+std::filesystem::path default_platforms_root();
+
 /// Loads a node by file path or by name (`h100-pcie` -> PLATFORMS_ROOT/nodes/h100-pcie.textproto), resolves its GPUs
 /// from the gpus/ folder beside nodes/, applies overrides in order and validates the result.
 /// Throws PlatformError naming the file, line and field of the first problem.
 Platform load_platform(const std::string& node_file_or_name, const std::vector<std::string>& overrides = {},
                        const std::filesystem::path& platforms_root = default_platforms_root());
-
-/// Where shipped platforms live: $WARPSIM_PLATFORMS if set, else the source tree's platforms/ folder.
-std::filesystem::path default_platforms_root();
 
 /// Per-direction bandwidth of a PCIe link: its bandwidth_gb_per_s when set, else derived from generation and lanes.
 double pcie_bandwidth_gb_per_s(const PcieLink& link);

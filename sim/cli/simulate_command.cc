@@ -1,0 +1,114 @@
+#include "simulate_command.h"
+
+#include <fmt/format.h>
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "platform.h"
+#include "registry.h"
+#include "simulation.h"
+#include "trace_writer.h"
+
+namespace warpsim::cli {
+namespace {
+
+struct SimulateOptions {
+  std::string trace;
+  std::string platform;
+  std::string model = "roofline";
+  std::vector<std::string> overrides;
+  bool reuse_kernel_times = false;
+  std::string output;
+  std::string timeline;
+  std::string csv;
+};
+
+// Writes beside the target and renames, so a failure never leaves a half-written file where a good one was.
+void write_trace(const replay::SimulationResult& result, const std::string& path) {
+  const std::string partial = path + ".partial";
+  {
+    TraceWriter writer(partial, result.header);
+    for (const Event& event : result.events) writer.write(event);
+    writer.close();
+  }
+  std::filesystem::rename(partial, path);
+}
+
+double peak_memory_mib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
+}
+
+double kernel_seconds(const std::vector<Event>& events) {
+  double total = 0;
+  for (const Event& event : events) {
+    if (event.has_kernel()) total += static_cast<double>(event.kernel().end_ns() - event.kernel().start_ns()) * 1e-9;
+  }
+  return total;
+}
+
+void print_summary(const SimulateOptions& options, const replay::SourceTrace& trace,
+                   const replay::SimulationResult& result, double wall_s) {
+  const SimulationInfo& info = result.header.simulation();
+  std::cout << fmt::format("simulated {} on {} with {}{}\n", options.trace, info.platform(), info.model(),
+                           info.reuses_recorded_kernel_times() ? " (recorded kernel times reused: NOT predictive)" : "");
+  std::cout << fmt::format("  kernels {}, counters borrowed {}, without counters {}\n", result.kernels,
+                           result.counters_borrowed, result.kernels_without_counters);
+  std::cout << fmt::format("  kernel time: simulated {:.3f} ms, recorded {:.3f} ms\n", kernel_seconds(result.events) * 1e3,
+                           kernel_seconds(trace.events) * 1e3);
+  std::cout << fmt::format("  span (first start to last end), simulated: {:.3f} ms\n", result.span_s * 1e3);
+  std::cout << fmt::format("  took {:.3f} s, peak memory {:.1f} MiB\n", wall_s, peak_memory_mib());
+  if (result.kernels_without_counters > 0) {
+    std::cerr << fmt::format("warning: {} of {} kernels have no counters: predicted from their launch configuration "
+                             "only (sim/models/README.md); record a counters run and `warpsim merge` it\n",
+                             result.kernels_without_counters, result.kernels);
+  }
+}
+
+void run_simulate(const SimulateOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  const platform::Platform platform = platform::load_platform(options.platform, options.overrides);
+  std::unique_ptr<models::KernelModel> model;
+  if (!options.reuse_kernel_times) model = models::make_model(options.model);
+  const replay::SourceTrace trace = replay::read_source_trace(options.trace);
+  replay::SimulationOptions simulation;
+  simulation.model_name = options.model;
+  simulation.reuse_recorded_kernel_times = options.reuse_kernel_times;
+  const replay::SimulationResult result = replay::simulate(trace, platform, model.get(), simulation);
+  if (!options.output.empty()) write_trace(result, options.output);
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  print_summary(options, trace, result, wall_s);
+  if (!options.output.empty()) std::cout << "  wrote " << options.output << '\n';
+}
+
+std::string model_help() {
+  std::string help = "SM timing model:";
+  for (const auto& info : models::known_models()) help += " " + info.name + " (" + info.description + ");";
+  return help;
+}
+
+}  // namespace
+
+void add_simulate_command(CLI::App& app) {
+  auto options = std::make_shared<SimulateOptions>();
+  CLI::App* command = app.add_subcommand("simulate", "Replay a trace on a platform (a node file or a shipped node name)");
+  command->add_option("trace", options->trace, "Recorded trace (.wstrace)")->required()->check(CLI::ExistingFile);
+  command->add_option("-p,--platform", options->platform, "Node: a file, or a name from platforms/nodes/ (e.g. h100-pcie)")
+      ->required();
+  command->add_option("-m,--model", options->model, model_help())->capture_default_str();
+  command->add_option("--set", options->overrides, "Override a platform field, e.g. gpu.memory.dram_bandwidth_gb_per_s=8000");
+  command->add_flag("--reuse-kernel-times", options->reuse_kernel_times,
+                    "Topology study: kernels keep their recorded durations; only copies and contention are simulated");
+  command->add_option("-o,--output", options->output, "Write the simulated trace (same schema) here");
+  command->callback([options] { run_simulate(*options); });
+}
+
+}  // namespace warpsim::cli

@@ -1,0 +1,62 @@
+#include "op_work.h"
+
+namespace warpsim::replay {
+namespace {
+
+void add_transfer(OpWork& work, std::size_t from, std::size_t to, std::uint64_t bytes) {
+  if (bytes > 0) work.transfers.push_back({from, to, bytes});
+}
+
+std::size_t host_side(const Topology& topology, MemoryKind memory) {
+  return memory == MEMORY_KIND_PAGEABLE ? topology.host_pageable() : topology.host();
+}
+
+}  // namespace
+
+OpWork kernel_op_work(const models::KernelPrediction& prediction, const Topology& topology, std::uint32_t gpu,
+                   const std::vector<std::uint32_t>& peers) {
+  OpWork work;
+  work.setup_s = prediction.launch_overhead_s;
+  work.sm_vertex = topology.gpu_sm(gpu);
+  work.sm_time_s = prediction.sm_time_s;
+  work.sms_used = prediction.sms_used == 0 ? 1 : prediction.sms_used;
+  const std::size_t sm = topology.gpu_sm(gpu);
+  add_transfer(work, topology.gpu_memory(gpu), sm, prediction.dram_bytes);
+  add_transfer(work, topology.gpu_l2(gpu), sm, prediction.l2_bytes);
+  add_transfer(work, topology.host(), sm, prediction.sysmem_bytes);
+  for (std::uint32_t peer : peers) {
+    add_transfer(work, topology.gpu_memory(peer), sm, prediction.peer_bytes / peers.size());
+  }
+  return work;
+}
+
+OpWork memcpy_work(const Memcpy& copy, const Topology& topology) {
+  OpWork work;
+  const std::uint64_t bytes = copy.bytes();
+  const std::uint32_t src = copy.has_src_device_id() ? copy.src_device_id() : copy.device_id();
+  const std::uint32_t dst = copy.has_dst_device_id() ? copy.dst_device_id() : copy.device_id();
+  switch (copy.kind()) {
+    case Memcpy::HTOD: add_transfer(work, host_side(topology, copy.src_memory()), topology.gpu_memory(dst), bytes); break;
+    case Memcpy::DTOH: add_transfer(work, topology.gpu_memory(src), host_side(topology, copy.dst_memory()), bytes); break;
+    case Memcpy::HTOH: add_transfer(work, topology.host_pageable(), topology.host(), bytes); break;
+    case Memcpy::DTOD:
+    case Memcpy::PTOP:
+      if (src == dst) {
+        add_transfer(work, topology.gpu_memory(src), topology.gpu_sm(src), 2 * bytes);
+      } else {
+        add_transfer(work, topology.gpu_memory(src), topology.gpu_memory(dst), bytes);
+      }
+      break;
+    default: break;
+  }
+  return work;
+}
+
+OpWork memset_work(const Memset& memset, const Topology& topology) {
+  OpWork work;
+  add_transfer(work, topology.gpu_sm(memset.device_id()), topology.gpu_memory(memset.device_id()),
+               memset.bytes());
+  return work;
+}
+
+}  // namespace warpsim::replay

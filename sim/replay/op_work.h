@@ -1,0 +1,39 @@
+#pragma once
+// What one GPU operation asks of the node, in platform terms: a setup delay, work on a GPU's SMs, and transfers
+// between topology vertices, all running together once the setup is over. Pure: no SimGrid.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "kernel_model.h"
+#include "topology.h"
+#include "trace.pb.h"
+
+namespace warpsim::replay {
+
+struct Transfer {
+  std::size_t from = 0, to = 0;  // topology vertices (SimGrid hosts)
+  std::uint64_t bytes = 0;
+};
+
+struct OpWork {
+  double setup_s = 0;              // before the operation starts (a kernel's GPU-side launch cost)
+  std::size_t sm_vertex = 0;       // where sm_time_s runs
+  double sm_time_s = 0;            // per SM, on sms_used SMs
+  std::uint32_t sms_used = 1;
+  std::vector<Transfer> transfers;
+};
+
+/// A kernel on node GPU `gpu`: the model's SM time and its bytes over DRAM, L2, peers' memory and host memory.
+/// Peer bytes are split evenly over `peers` (the GPUs it can access); none: they are dropped.
+OpWork kernel_op_work(const models::KernelPrediction& prediction, const Topology& topology, std::uint32_t gpu,
+                   const std::vector<std::uint32_t>& peers);
+
+/// A copy along its route: host (pinned or pageable), a GPU's memory, or two GPUs' memories. A copy within one GPU
+/// reads and writes its DRAM, so it moves twice its bytes there.
+OpWork memcpy_work(const Memcpy& copy, const Topology& topology);
+
+/// A memset writes its bytes into the GPU's DRAM.
+OpWork memset_work(const Memset& memset, const Topology& topology);
+
+}  // namespace warpsim::replay

@@ -1,0 +1,134 @@
+#include "replay_program.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+
+namespace warpsim::replay {
+namespace {
+
+std::uint64_t correlation_of(const Event& event) {
+  switch (event.kind_case()) {
+    case Event::kKernel: return event.kernel().correlation_id();
+    case Event::kMemcpy: return event.memcpy().correlation_id();
+    case Event::kMemset: return event.memset().correlation_id();
+    case Event::kSync: return event.sync().correlation_id();
+    default: return 0;
+  }
+}
+
+std::uint64_t start_of(const Event& event) {
+  switch (event.kind_case()) {
+    case Event::kKernel: return event.kernel().start_ns();
+    case Event::kMemcpy: return event.memcpy().start_ns();
+    case Event::kMemset: return event.memset().start_ns();
+    case Event::kSync: return event.sync().start_ns();
+    case Event::kMarker: return event.marker().start_ns();
+    default: return 0;
+  }
+}
+
+std::optional<std::pair<std::uint32_t, std::uint32_t>> stream_of(const Event& event) {
+  switch (event.kind_case()) {
+    case Event::kKernel: return std::pair{event.kernel().device_id(), event.kernel().stream_id()};
+    case Event::kMemcpy: return std::pair{event.memcpy().device_id(), event.memcpy().stream_id()};
+    case Event::kMemset: return std::pair{event.memset().device_id(), event.memset().stream_id()};
+    default: return std::nullopt;
+  }
+}
+
+bool blocks_host(const Event& event) {
+  if (!event.has_memcpy()) return false;
+  const Memcpy& copy = event.memcpy();
+  return copy.src_memory() == MEMORY_KIND_PAGEABLE || copy.dst_memory() == MEMORY_KIND_PAGEABLE ||
+         copy.kind() == Memcpy::HTOH;
+}
+
+// Walks the events once, keeping what CUDA keeps: the last operation per stream, what each event recorded, and the
+// waits a stream owes its next operation.
+class ProgramBuilder {
+ public:
+  explicit ProgramBuilder(const std::vector<Event>& events) : events_(events) {}
+
+  ReplayProgram build() {
+    for (std::size_t i = 0; i < events_.size(); ++i) {
+      if (auto stream = stream_of(events_[i])) {
+        add_operation(i, stream_index(*stream));
+      } else if (events_[i].has_sync()) {
+        add_synchronization(i, events_[i].sync());
+      }
+    }
+    return std::move(program_);
+  }
+
+ private:
+  std::size_t stream_index(std::pair<std::uint32_t, std::uint32_t> key) {
+    auto [it, added] = stream_index_.try_emplace(key, program_.streams.size());
+    if (added) {
+      program_.streams.push_back({key.first, key.second, {}});
+      last_op_.push_back(kNoOp);
+      pending_waits_.emplace_back();
+    }
+    return it->second;
+  }
+
+  void add_operation(std::size_t event, std::size_t stream) {
+    const std::size_t op = program_.ops.size();
+    program_.ops.push_back({event, stream, std::move(pending_waits_[stream])});
+    pending_waits_[stream].clear();
+    program_.streams[stream].ops.push_back(op);
+    last_op_[stream] = op;
+    program_.host_steps.push_back({HostStep::Kind::kIssue, op, event});
+    if (blocks_host(events_[event])) host_waits_for(op, event);
+  }
+
+  void host_waits_for(std::size_t op, std::size_t event) {
+    if (op != kNoOp) program_.host_steps.push_back({HostStep::Kind::kWait, op, event});
+  }
+
+  void add_synchronization(std::size_t event, const Synchronization& sync) {
+    switch (sync.type()) {
+      case Synchronization::EVENT_RECORD:
+        if (sync.has_stream_id()) recorded_[sync.event_id()] = last_op_[stream_index({sync.device_id(), sync.stream_id()})];
+        break;
+      case Synchronization::STREAM_WAIT_EVENT:
+        if (auto it = recorded_.find(sync.event_id()); it != recorded_.end() && it->second != kNoOp && sync.has_stream_id()) {
+          pending_waits_[stream_index({sync.device_id(), sync.stream_id()})].push_back(it->second);
+        }
+        break;
+      case Synchronization::EVENT_SYNCHRONIZE:
+        if (auto it = recorded_.find(sync.event_id()); it != recorded_.end()) host_waits_for(it->second, event);
+        break;
+      case Synchronization::STREAM_SYNCHRONIZE:
+        if (sync.has_stream_id()) host_waits_for(last_op_[stream_index({sync.device_id(), sync.stream_id()})], event);
+        break;
+      case Synchronization::CONTEXT_SYNCHRONIZE:
+        for (std::size_t s = 0; s < program_.streams.size(); ++s) {
+          if (program_.streams[s].device_id == sync.device_id()) host_waits_for(last_op_[s], event);
+        }
+        break;
+      default: break;
+    }
+  }
+
+  const std::vector<Event>& events_;
+  ReplayProgram program_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> stream_index_;
+  std::vector<std::size_t> last_op_;
+  std::vector<std::vector<std::size_t>> pending_waits_;
+  std::unordered_map<std::uint64_t, std::size_t> recorded_;  // event id -> operation it marks
+};
+
+}  // namespace
+
+void sort_by_api_order(std::vector<Event>& events) {
+  std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
+    return std::pair{correlation_of(a), start_of(a)} < std::pair{correlation_of(b), start_of(b)};
+  });
+}
+
+ReplayProgram build_replay_program(const std::vector<Event>& events) { return ProgramBuilder(events).build(); }
+
+}  // namespace warpsim::replay

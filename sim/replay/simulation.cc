@@ -1,0 +1,206 @@
+#include "simulation.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <stdexcept>
+#include <tuple>
+
+#include "op_work.h"
+#include "replay_engine.h"
+#include "replay_program.h"
+#include "simulated_header.h"
+#include "topology.h"
+#include "trace_reader.h"
+
+namespace warpsim::replay {
+namespace {
+
+std::uint32_t device_of(const Event& event) {
+  if (event.has_kernel()) return event.kernel().device_id();
+  if (event.has_memcpy()) return event.memcpy().device_id();
+  if (event.has_memset()) return event.memset().device_id();
+  return event.sync().device_id();
+}
+
+void check_devices(const SourceTrace& trace, const std::vector<Event>& events, const platform::Platform& platform) {
+  for (const Event& event : events) {
+    std::uint32_t highest = device_of(event);
+    if (event.has_memcpy()) {
+      highest = std::max({highest, event.memcpy().src_device_id(), event.memcpy().dst_device_id()});
+    }
+    if (highest >= platform.gpus.size()) {
+      throw std::runtime_error(fmt::format("{}: uses device {} but node '{}' ({}) has {} GPU(s)", trace.path, highest,
+                                           platform.node.name(), platform.node_file.string(), platform.gpus.size()));
+    }
+  }
+}
+
+// A kernel recorded without counters takes those of an identical launch (same name, grid and block) that has them:
+// timeline traces whose counters run profiled only some launches (--kernels, --launch-count).
+std::size_t borrow_counters(std::vector<Event>& events) {
+  using Key = std::tuple<std::string, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>;
+  auto key_of = [](const KernelLaunch& k) {
+    return Key{k.name(), k.grid().x(), k.grid().y(), k.grid().z(), k.block().x(), k.block().y(), k.block().z()};
+  };
+  std::map<Key, const KernelCounters*> known;
+  for (const Event& event : events) {
+    if (event.has_kernel() && event.kernel().has_counters()) known.try_emplace(key_of(event.kernel()), &event.kernel().counters());
+  }
+  std::size_t borrowed = 0;
+  for (Event& event : events) {
+    if (!event.has_kernel() || event.kernel().has_counters()) continue;
+    if (auto it = known.find(key_of(event.kernel())); it != known.end()) {
+      *event.mutable_kernel()->mutable_counters() = *it->second;
+      ++borrowed;
+    }
+  }
+  return borrowed;
+}
+
+models::KernelPrediction recorded_time(const KernelLaunch& launch, const platform::GpuSpec& gpu) {
+  models::KernelPrediction prediction;
+  prediction.sm_time_s = static_cast<double>(launch.end_ns() - launch.start_ns()) * 1e-9;
+  prediction.sms_used = gpu.sm_count();
+  prediction.launch_overhead_s = gpu.kernel_launch_overhead_us() * 1e-6;
+  return prediction;
+}
+
+// The GPUs a kernel on `gpu` can read remotely: its peers in the recording, else every other GPU of the node.
+std::vector<std::vector<std::uint32_t>> peers_per_gpu(const TraceHeader& header, std::uint32_t gpu_count) {
+  std::vector<std::vector<std::uint32_t>> peers(gpu_count);
+  for (const Device& device : header.devices()) {
+    if (device.id() >= gpu_count) continue;
+    for (std::uint32_t peer : device.peer_access_device_ids()) {
+      if (peer < gpu_count && peer != device.id()) peers[device.id()].push_back(peer);
+    }
+  }
+  for (std::uint32_t gpu = 0; gpu < gpu_count; ++gpu) {
+    if (!peers[gpu].empty()) continue;
+    for (std::uint32_t other = 0; other < gpu_count; ++other) {
+      if (other != gpu) peers[gpu].push_back(other);
+    }
+  }
+  return peers;
+}
+
+class Simulation {
+ public:
+  Simulation(const SourceTrace& trace, const platform::Platform& platform, const models::KernelModel* model,
+             const SimulationOptions& options)
+      : trace_(trace), platform_(platform), model_(model), options_(options),
+        topology_(Topology::from_platform(platform)),
+        peers_(peers_per_gpu(trace.header, static_cast<std::uint32_t>(platform.gpus.size()))) {}
+
+  SimulationResult run() {
+    for (const Event& event : trace_.events) {
+      if (!event.has_marker() && event.kind_case() != Event::KIND_NOT_SET) events_.push_back(event);
+    }
+    sort_by_api_order(events_);
+    check_devices(trace_, events_, platform_);
+    result_.counters_borrowed = borrow_counters(events_);
+    const ReplayProgram program = build_replay_program(events_);
+    std::vector<OpWork> work;
+    for (const ReplayOp& op : program.ops) work.push_back(op_work(events_[op.event]));
+    const ReplayTimings timings =
+        run_replay(topology_, program, work, platform_.node.host().api_call_overhead_us() * 1e-6);
+    write_events(program, timings);
+    result_.header = simulated_header(trace_.header, trace_.path, platform_, model_name(),
+                                      options_.reuse_recorded_kernel_times);
+    return std::move(result_);
+  }
+
+ private:
+  std::string model_name() const { return model_ ? std::string(model_->name()) : "recorded kernel times"; }
+
+  OpWork op_work(const Event& event) {
+    if (event.has_memcpy()) return memcpy_work(event.memcpy(), topology_);
+    if (event.has_memset()) return memset_work(event.memset(), topology_);
+    const KernelLaunch& launch = event.kernel();
+    const platform::GpuSpec& gpu = platform_.gpus[launch.device_id()];
+    ++result_.kernels;
+    models::KernelPrediction prediction;
+    if (options_.reuse_recorded_kernel_times || !model_) {
+      prediction = recorded_time(launch, gpu);
+    } else {
+      prediction = model_->predict(models::KernelView::of(launch), gpu);
+      if (prediction.estimated_without_counters) ++result_.kernels_without_counters;
+    }
+    return kernel_op_work(prediction, topology_, launch.device_id(), peers_[launch.device_id()]);
+  }
+
+  // Simulated times on the recording's clock: simulated time 0 is the recording's first operation start.
+  std::uint64_t base_ns() const {
+    std::uint64_t base = UINT64_MAX;
+    for (const Event& event : events_) {
+      std::uint64_t start = 0;
+      if (event.has_kernel()) start = event.kernel().start_ns();
+      if (event.has_memcpy()) start = event.memcpy().start_ns();
+      if (event.has_memset()) start = event.memset().start_ns();
+      if (start > 0) base = std::min(base, start);
+    }
+    return base == UINT64_MAX ? 0 : base;
+  }
+
+  void write_events(const ReplayProgram& program, const ReplayTimings& timings) {
+    const std::uint64_t base = base_ns();
+    auto at = [base](double seconds) { return base + static_cast<std::uint64_t>(std::llround(seconds * 1e9)); };
+    std::vector<double> host_time(events_.size(), -1);  // when the host finished with each event's API call
+    for (std::size_t i = 0; i < program.host_steps.size(); ++i) host_time[program.host_steps[i].event] = timings.host_step_end[i];
+    std::vector<std::size_t> op_of_event(events_.size(), kNoOp);
+    for (std::size_t op = 0; op < program.ops.size(); ++op) op_of_event[program.ops[op].event] = op;
+    double host_clock = 0;
+    double first = -1, last = 0;
+    for (std::size_t i = 0; i < events_.size(); ++i) {
+      Event event = events_[i];
+      const double call_start = host_clock;
+      if (host_time[i] >= 0) host_clock = host_time[i];
+      if (const std::size_t op = op_of_event[i]; op != kNoOp) {
+        set_times(event, at(timings.op_start[op]), at(timings.op_end[op]));
+        if (first < 0) first = timings.op_start[op];
+        last = std::max(last, timings.op_end[op]);
+      } else if (event.has_sync() && event.sync().type() != Synchronization::EVENT_RECORD) {
+        event.mutable_sync()->set_start_ns(at(call_start));
+        event.mutable_sync()->set_end_ns(at(host_clock));
+      }
+      result_.events.push_back(std::move(event));
+    }
+    result_.span_s = first < 0 ? 0 : last - first;
+  }
+
+  static void set_times(Event& event, std::uint64_t start, std::uint64_t end) {
+    if (event.has_kernel()) { event.mutable_kernel()->set_start_ns(start); event.mutable_kernel()->set_end_ns(end); }
+    if (event.has_memcpy()) { event.mutable_memcpy()->set_start_ns(start); event.mutable_memcpy()->set_end_ns(end); }
+    if (event.has_memset()) { event.mutable_memset()->set_start_ns(start); event.mutable_memset()->set_end_ns(end); }
+  }
+
+  const SourceTrace& trace_;
+  const platform::Platform& platform_;
+  const models::KernelModel* model_;
+  const SimulationOptions& options_;
+  Topology topology_;
+  std::vector<std::vector<std::uint32_t>> peers_;
+  std::vector<Event> events_;
+  SimulationResult result_;
+};
+
+}  // namespace
+
+SourceTrace read_source_trace(const std::string& path) {
+  TraceReader reader(path);
+  SourceTrace trace{path, reader.header(), {}};
+  Event event;
+  while (reader.next(event)) trace.events.push_back(event);
+  if (reader.truncation()) std::cerr << "warning: " << reader.truncation_warning() << '\n';
+  return trace;
+}
+
+SimulationResult simulate(const SourceTrace& trace, const platform::Platform& platform,
+                          const models::KernelModel* model, const SimulationOptions& options) {
+  if (!model && !options.reuse_recorded_kernel_times) throw std::invalid_argument("simulate: no kernel model given");
+  return Simulation(trace, platform, model, options).run();
+}
+
+}  // namespace warpsim::replay

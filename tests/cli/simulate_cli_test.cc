@@ -1,0 +1,128 @@
+// `warpsim simulate` as users run it: each run is its own process, as SimGrid needs.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
+#include "read_all.h"
+#include "sample_trace.h"
+#include "trace_reader.h"
+
+namespace warpsim {
+namespace {
+
+using ::testing::HasSubstr;
+
+struct CommandResult {
+  int exit_status = -1;
+  std::string out;
+  std::string err;
+};
+
+CommandResult run_warpsim(const std::string& arguments) {
+  const auto dir = testing::fresh_temp_dir();
+  const std::string command =
+      std::string(WARPSIM_BINARY) + " " + arguments + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
+  const int status = std::system(command.c_str());
+  CommandResult result;
+  result.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = testing::read_file(dir / "out");
+  result.err = testing::read_file(dir / "err");
+  return result;
+}
+
+std::string data(const std::string& name) { return std::string(WARPSIM_TEST_DATA) + "/" + name; }
+
+std::vector<std::uint64_t> kernel_durations(const std::filesystem::path& trace) {
+  std::vector<std::uint64_t> durations;
+  for (const Event& event : testing::read_all(testing::read_file(trace)).events) {
+    if (event.has_kernel()) durations.push_back(event.kernel().end_ns() - event.kernel().start_ns());
+  }
+  return durations;
+}
+
+TEST(SimulateCli, SimulatesTheSampleOnTwoNvlinkedH200) {
+  const auto out = testing::fresh_temp_dir() / "sim.wstrace";
+  const CommandResult result = run_warpsim("simulate " + data("sample.wstrace") + " --platform 2xh200-nvlink -o " + out.string());
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("with roofline"));
+  TraceReader reader(out);
+  EXPECT_EQ(reader.header().mode(), CAPTURE_MODE_SIMULATED);
+  EXPECT_EQ(reader.header().simulation().model(), "roofline");
+  EXPECT_FALSE(reader.header().simulation().reuses_recorded_kernel_times());
+  const auto durations = kernel_durations(out);
+  EXPECT_EQ(durations.size(), kernel_durations(data("sample.wstrace")).size());
+  for (std::uint64_t d : durations) EXPECT_GT(d, 0u);
+}
+
+TEST(SimulateCli, SameInputsGiveByteIdenticalOutputs) {
+  const auto dir = testing::fresh_temp_dir();
+  for (const char* name : {"a.wstrace", "b.wstrace"}) {
+    ASSERT_EQ(run_warpsim("simulate " + data("sample.wstrace") + " -p 2xh200-nvlink -o " + (dir / name).string()).exit_status, 0);
+  }
+  EXPECT_EQ(testing::read_file(dir / "a.wstrace"), testing::read_file(dir / "b.wstrace"));
+}
+
+// The predictive rule: a model never sees a kernel's recorded duration, so changing every recorded kernel time
+// (order kept) changes no prediction.
+TEST(SimulateCli, RecordedKernelTimesDoNotChangePredictions) {
+  const auto dir = testing::fresh_temp_dir();
+  std::vector<Event> events = testing::sample_events();
+  testing::write_trace(dir / "original.wstrace", testing::two_gpu_header(), events);
+  for (Event& event : events) {
+    if (!event.has_kernel()) continue;
+    KernelLaunch& k = *event.mutable_kernel();
+    k.set_end_ns(k.start_ns() + 3 * (k.end_ns() - k.start_ns()) + 12'345);
+  }
+  testing::write_trace(dir / "retimed.wstrace", testing::two_gpu_header(), events);
+  for (const char* name : {"original", "retimed"}) {
+    const std::string in = (dir / (std::string(name) + ".wstrace")).string();
+    const std::string out = (dir / (std::string(name) + ".sim.wstrace")).string();
+    ASSERT_EQ(run_warpsim("simulate " + in + " -p 2xh200-nvlink -o " + out).exit_status, 0);
+  }
+  EXPECT_EQ(kernel_durations(dir / "original.sim.wstrace"), kernel_durations(dir / "retimed.sim.wstrace"));
+  // ...while the topology-study mode does read them, and says so.
+  const auto study = dir / "study.wstrace";
+  const CommandResult result =
+      run_warpsim("simulate " + (dir / "retimed.wstrace").string() + " -p 2xh200-nvlink --reuse-kernel-times -o " + study.string());
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("NOT predictive"));
+  EXPECT_TRUE(TraceReader(study).header().simulation().reuses_recorded_kernel_times());
+  EXPECT_NE(kernel_durations(study), kernel_durations(dir / "original.sim.wstrace"));
+}
+
+TEST(SimulateCli, UnknownPlatformFailsInOneLineAndKeepsTheOldOutput) {
+  const auto out = testing::fresh_temp_dir() / "sim.wstrace";
+  testing::write_file(out, "precious");
+  const CommandResult result = run_warpsim("simulate " + data("sample.wstrace") + " -p no-such-node -o " + out.string());
+  EXPECT_EQ(result.exit_status, 1);
+  EXPECT_THAT(result.err, HasSubstr("no-such-node"));
+  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+  EXPECT_EQ(testing::read_file(out), "precious");
+}
+
+TEST(SimulateCli, ATraceWithMoreGpusThanTheNodeIsRefused) {
+  const CommandResult result = run_warpsim("simulate " + data("sample.wstrace") + " -p h100-pcie");
+  EXPECT_EQ(result.exit_status, 1);
+  EXPECT_THAT(result.err, HasSubstr("uses device 1"));
+}
+
+TEST(SimulateCli, UnknownModelIsNamed) {
+  const CommandResult result = run_warpsim("simulate " + data("sample.wstrace") + " -p 2xh200-nvlink --model nope");
+  EXPECT_EQ(result.exit_status, 1);
+  EXPECT_THAT(result.err, HasSubstr("unknown model 'nope'"));
+}
+
+TEST(SimulateCli, RealH100TraceRunsOnItsOwnNodeAndOnAnH200) {
+  for (const char* node : {"h100-pcie", "h200"}) {
+    const CommandResult result = run_warpsim("simulate " + data("real/h100-matmul.timeline.wstrace") + " -p " + node);
+    EXPECT_EQ(result.exit_status, 0) << node << ": " << result.err;
+    EXPECT_THAT(result.out, HasSubstr("kernels "));
+  }
+}
+
+}  // namespace
+}  // namespace warpsim

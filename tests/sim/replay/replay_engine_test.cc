@@ -1,0 +1,159 @@
+// The SimGrid replay against times computed by hand. One engine per process: CTest runs each test alone.
+#include "replay_engine.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "test_node.h"
+
+namespace warpsim::replay {
+namespace {
+
+constexpr double kGB = 1e9;
+
+// A program of independent operations, one per stream, all issued at time 0.
+struct Scenario {
+  ReplayProgram program;
+  std::vector<OpWork> work;
+
+  std::size_t add(OpWork op_work, std::size_t stream, std::vector<std::size_t> waits_for = {}) {
+    const std::size_t op = program.ops.size();
+    while (program.streams.size() <= stream) {
+      program.streams.push_back({0, static_cast<std::uint32_t>(program.streams.size()), {}});
+    }
+    program.ops.push_back({op, stream, std::move(waits_for)});
+    program.streams[stream].ops.push_back(op);
+    program.host_steps.push_back({HostStep::Kind::kIssue, op, op});
+    work.push_back(std::move(op_work));
+    return op;
+  }
+  ReplayTimings run(const Topology& topology, double api_call_overhead_s = 0) const {
+    return run_replay(topology, program, work, api_call_overhead_s);
+  }
+};
+
+OpWork transfer(std::size_t from, std::size_t to, double bytes) {
+  OpWork work;
+  work.transfers.push_back({from, to, static_cast<std::uint64_t>(bytes)});
+  return work;
+}
+
+double duration(const ReplayTimings& timings, std::size_t op) { return timings.op_end[op] - timings.op_start[op]; }
+
+TEST(ReplayEngine, CopyTakesLatencyPlusBytesOverBandwidth) {
+  const Topology topology = Topology::from_platform(testing::pcie_node(1, 32, 1000));
+  Scenario scenario;
+  scenario.add(transfer(topology.host(), topology.gpu_memory(0), 1 * kGB), 0);
+  const double expected = 1e-6 + 1 * kGB / (32 * kGB);
+  EXPECT_NEAR(duration(scenario.run(topology), 0), expected, expected * 1e-3);
+}
+
+TEST(ReplayEngine, TwoConcurrentCopiesOnOneLinkTakeTwiceAsLong) {
+  const Topology topology = Topology::from_platform(testing::pcie_node(1, 32, 0));
+  Scenario scenario;
+  scenario.add(transfer(topology.host(), topology.gpu_memory(0), 1 * kGB), 0);
+  scenario.add(transfer(topology.host(), topology.gpu_memory(0), 1 * kGB), 1);
+  const ReplayTimings timings = scenario.run(topology);
+  const double alone = 1 * kGB / (32 * kGB);
+  EXPECT_NEAR(duration(timings, 0), 2 * alone, 2 * alone * 1e-3);
+  EXPECT_NEAR(duration(timings, 1), 2 * alone, 2 * alone * 1e-3);
+}
+
+TEST(ReplayEngine, CopiesInOppositeDirectionsDoNotShareAPcieLink) {
+  const Topology topology = Topology::from_platform(testing::pcie_node(1, 32, 0));
+  Scenario scenario;
+  scenario.add(transfer(topology.host(), topology.gpu_memory(0), 1 * kGB), 0);
+  scenario.add(transfer(topology.gpu_memory(0), topology.host(), 1 * kGB), 1);
+  const ReplayTimings timings = scenario.run(topology);
+  EXPECT_NEAR(duration(timings, 0), 1.0 / 32, 1e-3 / 32);
+  EXPECT_NEAR(duration(timings, 1), 1.0 / 32, 1e-3 / 32);
+}
+
+TEST(ReplayEngine, TwoGpusBehindOneSwitchShareItsUplink) {
+  platform::Platform node = testing::pcie_node(2, 32, 0);
+  testing::behind_one_switch(node, 16);
+  const Topology topology = Topology::from_platform(node);
+  Scenario scenario;
+  scenario.add(transfer(topology.host(), topology.gpu_memory(0), 1 * kGB), 0);
+  scenario.add(transfer(topology.host(), topology.gpu_memory(1), 1 * kGB), 1);
+  const ReplayTimings timings = scenario.run(topology);
+  const double shared = 1 * kGB / (8 * kGB);  // 16 GB/s uplink, half each
+  EXPECT_NEAR(duration(timings, 0), shared, shared * 1e-3);
+  EXPECT_NEAR(duration(timings, 1), shared, shared * 1e-3);
+}
+
+TEST(ReplayEngine, PeerCopyOnTwoH200TakesNvlink) {
+  platform::Platform node = testing::pcie_node(2, 55, 0);
+  testing::add_nvlink(node, 18, 26.562);  // as measured on the 2xH200 machine
+  const Topology topology = Topology::from_platform(node);
+  Scenario scenario;
+  scenario.add(transfer(topology.gpu_memory(0), topology.gpu_memory(1), 1 * kGB), 0);
+  const double expected = 1 * kGB / (18 * 26.562 * kGB);
+  EXPECT_NEAR(duration(scenario.run(topology), 0), expected, expected * 1e-3);
+}
+
+TEST(ReplayEngine, StreamOrderIsKept) {
+  const Topology topology = Topology::from_platform(testing::pcie_node(1, 32, 0));
+  Scenario scenario;
+  scenario.add(transfer(topology.host(), topology.gpu_memory(0), 1 * kGB), 0);
+  scenario.add(transfer(topology.host(), topology.gpu_memory(0), 1 * kGB), 0);
+  const ReplayTimings timings = scenario.run(topology);
+  EXPECT_GE(timings.op_start[1], timings.op_end[0]);
+  EXPECT_NEAR(timings.op_end[1], 2.0 / 32, 1e-3 / 32);
+}
+
+TEST(ReplayEngine, CrossStreamEventWaitIsHonoured) {
+  const Topology topology = Topology::from_platform(testing::pcie_node(1, 32, 0));
+  Scenario scenario;
+  const std::size_t producer = scenario.add(transfer(topology.host(), topology.gpu_memory(0), 1 * kGB), 0);
+  const std::size_t consumer = scenario.add(transfer(topology.gpu_memory(0), topology.host(), 1e6), 1, {producer});
+  const ReplayTimings timings = scenario.run(topology);
+  EXPECT_GE(timings.op_start[consumer], timings.op_end[producer]);
+}
+
+TEST(ReplayEngine, HostWaitDelaysLaterIssues) {
+  const Topology topology = Topology::from_platform(testing::pcie_node(1, 32, 0));
+  Scenario scenario;
+  const std::size_t first = scenario.add(transfer(topology.host(), topology.gpu_memory(0), 1 * kGB), 0);
+  scenario.program.host_steps.push_back({HostStep::Kind::kWait, first, first});
+  const std::size_t second = scenario.add(transfer(topology.gpu_memory(0), topology.host(), 1e6), 1);
+  const ReplayTimings timings = scenario.run(topology, 5e-6);
+  // Issued after the wait, plus one API call.
+  EXPECT_NEAR(timings.op_start[second], timings.op_end[first] + 5e-6, 1e-9);
+}
+
+TEST(ReplayEngine, KernelLastsAsLongAsItsSlowestResource) {
+  const Topology topology = Topology::from_platform(testing::pcie_node(1));
+  const double dram = 3352 * 0.92 * kGB;  // the test GPU's DRAM, bytes per second
+  Scenario scenario;
+  OpWork compute_bound;
+  compute_bound.sm_vertex = topology.gpu_sm(0);
+  compute_bound.sm_time_s = 1e-3;
+  compute_bound.sms_used = 132;
+  compute_bound.transfers.push_back({topology.gpu_memory(0), topology.gpu_sm(0), static_cast<std::uint64_t>(0.5e-3 * dram)});
+  OpWork memory_bound = compute_bound;
+  memory_bound.transfers[0].bytes = static_cast<std::uint64_t>(2e-3 * dram);
+  scenario.add(compute_bound, 0);
+  scenario.add(memory_bound, 0);
+  const ReplayTimings timings = scenario.run(topology);
+  EXPECT_NEAR(duration(timings, 0), 1e-3, 1e-6);
+  EXPECT_NEAR(duration(timings, 1), 2e-3, 2e-6);
+}
+
+TEST(ReplayEngine, SmallKernelsShareAGpuWithoutSlowingEachOther) {
+  const Topology topology = Topology::from_platform(testing::pcie_node(1));
+  Scenario scenario;
+  OpWork small;
+  small.sm_vertex = topology.gpu_sm(0);
+  small.sm_time_s = 1e-3;
+  small.sms_used = 66;  // half the GPU each
+  scenario.add(small, 0);
+  scenario.add(small, 1);
+  const ReplayTimings timings = scenario.run(topology);
+  EXPECT_NEAR(duration(timings, 0), 1e-3, 1e-6);
+  EXPECT_NEAR(duration(timings, 1), 1e-3, 1e-6);
+}
+
+}  // namespace
+}  // namespace warpsim::replay
