@@ -1,0 +1,60 @@
+#include "kernel_work.h"
+
+namespace warpsim::models {
+namespace {
+
+// Thread instructions of a 32-lane class become warp instructions at full warps: a lower bound under divergence.
+constexpr double kThreadsPerWarp = 32;
+
+double as_double(uint64_t v) { return static_cast<double>(v); }
+
+PipeWork pipe_work(const KernelCounters& c) {
+  const PipeInstructions& p = c.pipes();
+  const ThreadInstructions& t = c.thread_instructions();
+  const WarpInstructions& w = c.warp_instructions();
+  PipeWork work;
+  work.fma = p.has_fma() ? as_double(p.fma()) : as_double(t.fp32()) / kThreadsPerWarp;
+  work.alu = as_double(p.alu());
+  work.fp64 = p.has_fp64() ? as_double(p.fp64()) : as_double(t.fp64()) / kThreadsPerWarp;
+  work.xu = as_double(p.xu());
+  work.lsu = p.has_lsu() ? as_double(p.lsu())
+                         : as_double(w.global_ld() + w.global_st() + w.global_atom() + w.global_red() + w.local_ld() +
+                                     w.local_st() + w.shared_ld() + w.shared_st() + w.shared_atom());
+  // The tensor pipe counter covers its sub-pipes; without it, their sum.
+  work.tensor = p.has_tensor() ? as_double(p.tensor())
+                               : as_double(p.tensor_hmma() + p.tensor_imma() + p.tensor_dmma() + p.tensor_gmma());
+  return work;
+}
+
+// Without smsp__inst_executed, the pipes' own counts: every issued instruction goes to exactly one pipe.
+double issue_slots(const KernelCounters& c, const PipeWork& pipes) {
+  if (c.warp_instructions().has_total()) return as_double(c.warp_instructions().total());
+  const PipeInstructions& p = c.pipes();
+  return pipes.fma + pipes.alu + pipes.fp64 + pipes.xu + pipes.lsu + pipes.tensor +
+         as_double(p.cbu() + p.uniform() + p.tma());
+}
+
+bool reads_global(const KernelCounters& c) {
+  const WarpInstructions& w = c.warp_instructions();
+  return w.global_ld() + w.global_atom() + w.ldgsts() + w.tma() > 0 || c.memory().dram_read_bytes() > 0;
+}
+
+}  // namespace
+
+KernelWork kernel_work(const KernelCounters& counters) {
+  const MemoryTraffic& m = counters.memory();
+  KernelWork work;
+  work.pipes = pipe_work(counters);
+  work.issue_slots = issue_slots(counters, work.pipes);
+  work.l1_bytes = as_double(m.l1_bytes());
+  work.shared_wavefronts = as_double(m.shared_wavefronts());
+  work.reads_global = reads_global(counters);
+  work.dram_bytes = m.dram_read_bytes() + m.dram_write_bytes();
+  work.l2_bytes = m.l2_bytes();
+  // The L2 sees remote accesses by aperture; NVLink receive bytes also count traffic other GPUs send us.
+  work.peer_bytes = m.has_l2_peer_sectors() ? m.l2_peer_sectors() * kSectorBytes : m.nvlink_rx_bytes();
+  work.sysmem_bytes = m.l2_sysmem_sectors() * kSectorBytes;
+  return work;
+}
+
+}  // namespace warpsim::models

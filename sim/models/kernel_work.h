@@ -1,0 +1,41 @@
+#pragma once
+// A kernel's counters turned into the work its SMs and memories must do, as kernel totals. Models divide by blocks.
+//
+// Counters come from the CUPTI range profiler (proto/trace.proto names the metric behind each field). Where a pipe's
+// own counter is missing, a thread-level or warp-level counter that maps onto it stands in (see each field); where
+// nothing maps, the work is 0 and that pipe cannot be the limiter.
+#include <cstdint>
+
+#include "trace.pb.h"
+
+namespace warpsim::models {
+
+/// Warp instructions issued to each execution pipe (smsp__inst_executed_pipe_<pipe>.sum).
+struct PipeWork {
+  double fma = 0;     // FP32 pipe; fallback: fp32 thread instructions / 32
+  double alu = 0;     // integer and logic pipe
+  double fp64 = 0;    // fallback: fp64 thread instructions / 32
+  double xu = 0;      // special functions, conversions
+  double lsu = 0;     // load/store; fallback: the warp-level global, local and shared memory instructions
+  double tensor = 0;  // all tensor sub-pipes (hmma, imma, dmma, gmma)
+};
+
+struct KernelWork {
+  double issue_slots = 0;  // warp instructions issued (smsp__inst_executed.sum); fallback: the pipes' sum
+  PipeWork pipes;
+  double l1_bytes = 0;           // through the L1 tag stage: global, local, texture (l1tex__t_bytes.sum)
+  double shared_wavefronts = 0;  // shared-memory data-stage passes (l1tex__data_pipe_lsu_wavefronts_mem_shared.sum)
+  bool reads_global = false;     // any load from global memory (ld, ldgsts, tma, atomics), or DRAM reads
+  // Bytes per level, for the replay's memory resources and links.
+  uint64_t dram_bytes = 0;    // dram__bytes_read + dram__bytes_write
+  uint64_t l2_bytes = 0;      // lts__t_bytes
+  uint64_t peer_bytes = 0;    // lts__t_sectors_aperture_peer * 32; fallback: nvlrx__bytes
+  uint64_t sysmem_bytes = 0;  // lts__t_sectors_aperture_sysmem * 32
+};
+
+/// Bytes in one L2 sector: the aperture counters count sectors.
+inline constexpr uint64_t kSectorBytes = 32;
+
+KernelWork kernel_work(const KernelCounters& counters);
+
+}  // namespace warpsim::models

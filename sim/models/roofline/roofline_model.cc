@@ -1,0 +1,108 @@
+#include "roofline/roofline_model.h"
+
+#include <algorithm>
+#include <array>
+
+#include "occupancy.h"
+
+namespace warpsim::models {
+namespace {
+
+struct Term {
+  std::string_view name;
+  double cycles;
+};
+
+// A pipe retires lanes / warp_size warp instructions per clock. A spec without the rate (0 lanes) cannot bound.
+double pipe_cycles(double warp_instructions, double lanes, uint32_t warp_size) {
+  if (lanes <= 0) return 0;
+  return warp_instructions / (lanes / std::max<uint32_t>(warp_size, 1));
+}
+
+double tensor_cycles(double warp_instructions, double tensor_flops_per_cycle) {
+  if (tensor_flops_per_cycle <= 0) return 0;
+  return warp_instructions * kFlopPerTensorInstruction / tensor_flops_per_cycle;
+}
+
+double per_clock(double amount, double rate) { return rate <= 0 ? 0 : amount / rate; }
+
+// Each wave needs at least the dependent path of one warp: one DRAM round trip when the kernel reads global memory
+// (the first load of any warp goes there), else one FP32 result.
+double latency_floor(bool reads_global, const platform::SmSpec& sm) {
+  return reads_global ? sm.latency_cycles().dram() : sm.latency_cycles().fp32();
+}
+
+double seconds(double cycles, const platform::GpuSpec& gpu) { return cycles / (gpu.sm_clock_mhz() * 1e6); }
+
+}  // namespace
+
+BlockTime block_time(const KernelWork& work, uint64_t blocks, const platform::GpuSpec& gpu) {
+  const platform::SmSpec& sm = gpu.sm();
+  const platform::Lanes& lanes = sm.lanes();
+  const uint32_t ws = sm.warp_size();
+  // In tie order: a pipe that bounds as hard as issue is the more useful name.
+  const std::array<Term, 9> terms{{
+      {"fma pipe", pipe_cycles(work.pipes.fma, lanes.fp32(), ws)},
+      {"alu pipe", pipe_cycles(work.pipes.alu, lanes.int32(), ws)},
+      {"fp64 pipe", pipe_cycles(work.pipes.fp64, lanes.fp64(), ws)},
+      {"xu pipe", pipe_cycles(work.pipes.xu, lanes.sfu(), ws)},
+      {"lsu pipe", pipe_cycles(work.pipes.lsu, lanes.ldst(), ws)},
+      {"tensor pipe", tensor_cycles(work.pipes.tensor, lanes.tensor_flops_per_cycle())},
+      {"l1 bandwidth", per_clock(work.l1_bytes, sm.l1_bytes_per_cycle())},
+      {"shared wavefronts", work.shared_wavefronts},
+      {"issue", per_clock(work.issue_slots, sm.schedulers())},
+  }};
+  const auto slowest =
+      std::max_element(terms.begin(), terms.end(), [](const Term& a, const Term& b) { return a.cycles < b.cycles; });
+  return BlockTime{slowest->cycles / static_cast<double>(std::max<uint64_t>(blocks, 1)), slowest->name};
+}
+
+double wave_cycles(uint64_t blocks, uint32_t blocks_per_sm, uint32_t sm_count, double block_cycles,
+                   double floor_cycles) {
+  const uint64_t sms = std::max<uint32_t>(sm_count, 1);
+  const uint64_t per_wave = uint64_t{std::max<uint32_t>(blocks_per_sm, 1)} * sms;
+  const uint64_t full_waves = blocks / per_wave;
+  const uint64_t tail_blocks = blocks % per_wave;
+  // Blocks resident on one SM share its pipes: a full wave is blocks_per_sm block-times.
+  const double full_wave = std::max(static_cast<double>(blocks_per_sm) * block_cycles, floor_cycles);
+  double cycles = static_cast<double>(full_waves) * full_wave;
+  if (tail_blocks > 0) {
+    // The block scheduler spreads the tail over the SMs: the busiest holds ceil(tail / SMs) blocks.
+    const uint64_t tail_per_sm = (tail_blocks + sms - 1) / sms;
+    cycles += std::max(static_cast<double>(tail_per_sm) * block_cycles, floor_cycles);
+  }
+  return cycles;
+}
+
+KernelPrediction RooflineModel::predict(const KernelView& kernel, const platform::GpuSpec& gpu) const {
+  const KernelLaunch& launch = kernel.launch();
+  const Occupancy occ = occupancy(launch, gpu.sm());
+  const uint64_t blocks = grid_blocks(launch);
+  KernelPrediction p;
+  p.blocks_per_sm = std::max<uint32_t>(occ.blocks_per_sm, 1);  // a block that does not fit still runs, alone
+  p.waves = static_cast<uint32_t>(waves(blocks, p.blocks_per_sm, gpu.sm_count()));
+  p.theoretical_occupancy = occ.theoretical;
+  p.sms_used = static_cast<uint32_t>(std::min<uint64_t>(gpu.sm_count(), blocks));
+  p.launch_overhead_s = gpu.kernel_launch_overhead_us() * 1e-6;
+  if (!kernel.has_counters()) {
+    // Timeline-only trace: nothing but the launch configuration. Assume the kernel reads global memory, as most do.
+    p.estimated_without_counters = true;
+    p.sm_time_s = seconds(p.waves * latency_floor(true, gpu.sm()), gpu);
+    p.limiter = "latency (no counters)";
+  } else {
+    const KernelWork work = kernel_work(launch.counters());
+    const BlockTime block = block_time(work, blocks, gpu);
+    const double floor = latency_floor(work.reads_global, gpu.sm());
+    const double throughput = wave_cycles(blocks, p.blocks_per_sm, gpu.sm_count(), block.cycles, 0);
+    p.sm_time_s = seconds(wave_cycles(blocks, p.blocks_per_sm, gpu.sm_count(), block.cycles, floor), gpu);
+    p.limiter = p.waves * floor > throughput ? "latency" : std::string(block.limiter);
+    p.dram_bytes = work.dram_bytes;
+    p.l2_bytes = work.l2_bytes;
+    p.peer_bytes = work.peer_bytes;
+    p.sysmem_bytes = work.sysmem_bytes;
+  }
+  if (occ.blocks_per_sm == 0) p.limiter = "does not fit: " + std::string(limiter_name(occ.limiter));
+  return p;
+}
+
+}  // namespace warpsim::models

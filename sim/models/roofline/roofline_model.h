@@ -1,0 +1,46 @@
+#pragma once
+// roofline: a kernel's SM-side time as the slowest SM resource its blocks use, wave by wave.
+//
+// One block with the whole SM takes the longest of: its warp instructions over the schedulers (one issue per
+// scheduler per clock), each pipe's warp instructions over that pipe's warp rate (lanes / warp size), its L1 bytes
+// over the L1 bandwidth, its shared-memory wavefronts at one per clock. Blocks resident together share the SM, so a
+// full wave takes blocks_per_sm block-times; the last, partial wave spreads its blocks over the SMs and takes
+// ceil(blocks left / SMs) block-times. Each wave lasts at least one memory latency (a DRAM latency when the kernel
+// reads global memory, else an FP32 latency): no warp finishes faster than its own dependent path.
+// DRAM, L2 and link time are not in sm_time_s: the prediction carries the bytes and the replay makes them transfers.
+//
+// Fallback: a kernel without counters (a timeline-only trace) gets only the latency floor of its waves, a DRAM latency
+// each, and no bytes; the prediction says estimated_without_counters and the replay warns. See README.md.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "kernel_model.h"
+#include "kernel_work.h"
+
+namespace warpsim::models {
+
+class RooflineModel final : public KernelModel {
+ public:
+  std::string_view name() const override { return "roofline"; }
+  KernelPrediction predict(const KernelView& kernel, const platform::GpuSpec& gpu) const override;
+};
+
+/// SM cycles of one block that has the whole SM to itself, and which resource sets them.
+struct BlockTime {
+  double cycles = 0;
+  std::string_view limiter;  // "issue", "fma pipe", ..., "l1 bandwidth", "shared wavefronts"
+};
+
+/// `work` holds kernel totals; each block does 1/blocks of it.
+BlockTime block_time(const KernelWork& work, uint64_t blocks, const platform::GpuSpec& gpu);
+
+/// Cycles for all waves: full waves of blocks_per_sm block-times, then the tail; each wave at least floor_cycles.
+double wave_cycles(uint64_t blocks, uint32_t blocks_per_sm, uint32_t sm_count, double block_cycles,
+                   double floor_cycles);
+
+/// FLOP of one tensor-pipe warp instruction, taken as mma.sync m16n8k16 (2*16*8*16). The counters do not give the
+/// shape: a Hopper wgmma does more per instruction, so tensor time is a lower bound for those kernels.
+inline constexpr double kFlopPerTensorInstruction = 4096;
+
+}  // namespace warpsim::models

@@ -1,0 +1,56 @@
+#include "kernel_work.h"
+
+#include <gtest/gtest.h>
+
+namespace warpsim::models {
+namespace {
+
+TEST(KernelWork, PipeCountersWinOverFallbacks) {
+  KernelCounters c;
+  c.mutable_pipes()->set_fma(100);
+  c.mutable_thread_instructions()->set_fp32(32 * 999);
+  EXPECT_DOUBLE_EQ(kernel_work(c).pipes.fma, 100);
+}
+
+TEST(KernelWork, ThreadAndWarpCountersStandInForMissingPipes) {
+  KernelCounters c;
+  c.mutable_thread_instructions()->set_fp32(3200);
+  c.mutable_thread_instructions()->set_fp64(64);
+  c.mutable_warp_instructions()->set_global_ld(5);
+  c.mutable_warp_instructions()->set_shared_st(7);
+  c.mutable_pipes()->set_tensor_hmma(3);
+  const KernelWork w = kernel_work(c);
+  EXPECT_DOUBLE_EQ(w.pipes.fma, 100);
+  EXPECT_DOUBLE_EQ(w.pipes.fp64, 2);
+  EXPECT_DOUBLE_EQ(w.pipes.lsu, 12);
+  EXPECT_DOUBLE_EQ(w.pipes.tensor, 3);
+  EXPECT_DOUBLE_EQ(w.issue_slots, 117);  // no smsp__inst_executed: the pipes' sum
+  EXPECT_TRUE(w.reads_global);
+}
+
+TEST(KernelWork, BytesPerLevel) {
+  KernelCounters c;
+  MemoryTraffic& m = *c.mutable_memory();
+  m.set_dram_read_bytes(1000);
+  m.set_dram_write_bytes(24);
+  m.set_l2_bytes(4096);
+  m.set_l2_peer_sectors(10);
+  m.set_nvlink_rx_bytes(999);
+  m.set_l2_sysmem_sectors(3);
+  const KernelWork w = kernel_work(c);
+  EXPECT_EQ(w.dram_bytes, 1024u);
+  EXPECT_EQ(w.l2_bytes, 4096u);
+  EXPECT_EQ(w.peer_bytes, 320u);
+  EXPECT_EQ(w.sysmem_bytes, 96u);
+  m.clear_l2_peer_sectors();
+  EXPECT_EQ(kernel_work(c).peer_bytes, 999u);  // NVLink receive bytes when the aperture counter is absent
+}
+
+TEST(KernelWork, NoLoadsMeansNoGlobalRead) {
+  KernelCounters c;
+  c.mutable_warp_instructions()->set_global_st(4);
+  EXPECT_FALSE(kernel_work(c).reads_global);
+}
+
+}  // namespace
+}  // namespace warpsim::models
