@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# The main job on the traces shipped with warpsim. Until the simulator lands (issue 4) this builds warpsim and
-# inspects shipped traces: the synthetic sample, the same cut short as a killed recording leaves it, and two real
-# recordings (an H100 matrix multiplication with its counters merged in; a stencil on two NVLink-linked H200).
+# The main job on the traces shipped with warpsim: simulate every real recording that has counters on its own GPU's
+# node and on the other GPU's, compare each simulation with a real recording, and print the accuracy table
+# (scripts/validate.sh). Before the table, one full comparison shows what `warpsim compare` reports per kernel.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 scripts/build.sh warpsim
-for trace in tests/data/sample.wstrace tests/data/sample-truncated.wstrace \
-  workloads/traces/H100-80GB-HBM3/matmul.merged.wstrace workloads/traces/2xH200/stencil3d_gpusm_z_r4.merged.wstrace; do
-  echo "\$ warpsim inspect $trace"
-  build/sim/warpsim inspect "$trace"
-  echo
-done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+real=workloads/traces/H100-80GB-HBM3/radix_sort
+echo "\$ warpsim simulate $real.merged.wstrace --platform h100-pcie -o sim.wstrace --timeline build/quickstart-timeline.json"
+build/sim/warpsim simulate "$real.merged.wstrace" --platform h100-pcie -o "$tmp/sim.wstrace" --timeline build/quickstart-timeline.json
+echo
+echo "\$ warpsim compare $real.timeline.wstrace sim.wstrace"
+build/sim/warpsim compare "$real.timeline.wstrace" "$tmp/sim.wstrace"
+echo
+echo "\$ scripts/validate.sh   # every shipped workload, same GPU and cross GPU"
+scripts/validate.sh

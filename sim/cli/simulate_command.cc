@@ -3,17 +3,21 @@
 #include <fmt/format.h>
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "kernels_csv.h"
 #include "platform.h"
 #include "registry.h"
 #include "simulation.h"
+#include "timeline_json.h"
 #include "trace_writer.h"
 
 namespace warpsim::cli {
@@ -73,6 +77,30 @@ void print_summary(const SimulateOptions& options, const replay::SourceTrace& tr
   }
 }
 
+// The timeline puts the source trace and its simulation side by side, each starting at 0.
+void write_exports(const SimulateOptions& options, const std::string& simulated) {
+  if (!options.timeline.empty()) {
+    const std::vector<TimelineSource> sources{
+        {"recorded: " + std::filesystem::path(options.trace).filename().string(), options.trace},
+        {"simulated: " + std::filesystem::path(simulated).filename().string(), simulated}};
+    write_timeline_file(sources, options.timeline);
+    std::cout << "  wrote " << options.timeline << " (open it in ui.perfetto.dev)\n";
+  }
+  if (!options.csv.empty()) {
+    std::ofstream out(options.csv);
+    if (!out) throw std::runtime_error(options.csv + ": cannot write");
+    write_kernels_csv(simulated, out);
+    std::cout << "  wrote " << options.csv << '\n';
+  }
+}
+
+// Where the simulated trace goes: -o, or a temporary file when only the timeline or CSV was asked for.
+std::string simulated_trace_path(const SimulateOptions& options) {
+  if (!options.output.empty()) return options.output;
+  if (options.timeline.empty() && options.csv.empty()) return "";
+  return (std::filesystem::temp_directory_path() / fmt::format("warpsim-simulated-{}.wstrace", ::getpid())).string();
+}
+
 void run_simulate(const SimulateOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   const platform::Platform platform = platform::load_platform(options.platform, options.overrides);
@@ -83,10 +111,13 @@ void run_simulate(const SimulateOptions& options) {
   simulation.model_name = options.model;
   simulation.reuse_recorded_kernel_times = options.reuse_kernel_times;
   const replay::SimulationResult result = replay::simulate(trace, platform, model.get(), simulation);
-  if (!options.output.empty()) write_trace(result, options.output);
+  const std::string simulated = simulated_trace_path(options);
+  if (!simulated.empty()) write_trace(result, simulated);
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   print_summary(options, trace, result, wall_s);
   if (!options.output.empty()) std::cout << "  wrote " << options.output << '\n';
+  write_exports(options, simulated);
+  if (simulated != options.output) std::filesystem::remove(simulated);
 }
 
 std::string model_help() {
@@ -108,6 +139,8 @@ void add_simulate_command(CLI::App& app) {
   command->add_flag("--reuse-kernel-times", options->reuse_kernel_times,
                     "Topology study: kernels keep their recorded durations; only copies and contention are simulated");
   command->add_option("-o,--output", options->output, "Write the simulated trace (same schema) here");
+  command->add_option("--timeline", options->timeline, "Write a Perfetto/Chrome JSON timeline: recording and simulation side by side");
+  command->add_option("--csv", options->csv, "Write one CSV row per simulated kernel");
   command->callback([options] { run_simulate(*options); });
 }
 

@@ -25,12 +25,12 @@ struct KernelWork {
   PipeWork pipes;
   double l1_bytes = 0;           // through the L1 tag stage: global, local, texture (l1tex__t_bytes.sum)
   double shared_wavefronts = 0;  // shared-memory data-stage passes (l1tex__data_pipe_lsu_wavefronts_mem_shared.sum)
-  bool reads_global = false;     // any load from global memory (ld, ldgsts, tma, atomics), or DRAM reads
+  bool reads_global = false;     // any global load instruction (ld, ldgsts, tma, atomics)
   // Bytes per level, for the replay's memory resources and links.
   uint64_t dram_bytes = 0;    // dram__bytes_read + dram__bytes_write
   uint64_t l2_bytes = 0;      // lts__t_bytes
   uint64_t peer_bytes = 0;    // lts__t_sectors_aperture_peer * 32; fallback: nvlrx__bytes
-  uint64_t sysmem_bytes = 0;  // lts__t_sectors_aperture_sysmem * 32
+  uint64_t sysmem_bytes = 0;  // not measurable under the range profiler (see kernel_work.cc): 0
 };
 
 /// Bytes in one L2 sector: the aperture counters count sectors.

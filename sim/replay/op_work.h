@@ -17,7 +17,7 @@ struct Transfer {
 };
 
 struct OpWork {
-  double setup_s = 0;              // before the operation starts (a kernel's GPU-side launch cost)
+  double setup_s = 0;              // first part of the operation (a kernel's GPU-side launch cost), before the rest
   std::size_t sm_vertex = 0;       // where sm_time_s runs
   double sm_time_s = 0;            // per SM, on sms_used SMs
   std::uint32_t sms_used = 1;

@@ -75,8 +75,9 @@ class ReplayState {
 
   void execute(std::size_t op) {
     const OpWork& work = work_[op];
-    if (work.setup_s > 0) sg4::this_actor::sleep_for(units::sim_from_seconds(work.setup_s));
+    // The launch cost is part of a kernel's recorded duration: CUPTI's shortest kernel (empty, one block) lasts it.
     timings_.op_start[op] = sg4::Engine::get_clock();
+    if (work.setup_s > 0) sg4::this_actor::sleep_for(units::sim_from_seconds(work.setup_s));
     std::vector<sg4::ActivityPtr> activities;
     if (work.sm_time_s > 0) {
       activities.push_back(sg4::Exec::init()

@@ -12,7 +12,7 @@
 namespace warpsim::replay {
 
 struct ReplayTimings {
-  std::vector<double> op_start, op_end;  // simulated seconds, per operation (start: after its setup)
+  std::vector<double> op_start, op_end;  // simulated seconds, per operation (start: before its setup)
   std::vector<double> host_step_end;     // when each host step finished
   double end = 0;                        // when the last actor finished
 };

@@ -31,9 +31,18 @@ Endpoint device_endpoint(std::uint32_t gpu) {
   return end;
 }
 
+bool declares(const TraceHeader& header, std::uint32_t gpu) {
+  for (const Device& device : header.devices()) {
+    if (device.id() == gpu) return true;
+  }
+  return false;
+}
+
+// The node's links between the trace's devices (a trace may use fewer GPUs than the node has).
 void add_links(TraceHeader& header, const platform::Platform& platform) {
   header.clear_links();
   for (const auto& nv : platform.node.nvlinks()) {
+    if (!declares(header, nv.gpu_a()) || !declares(header, nv.gpu_b())) continue;
     Link& link = *header.add_links();
     link.set_type(Link::NVLINK);
     *link.mutable_a() = device_endpoint(nv.gpu_a());
@@ -43,6 +52,7 @@ void add_links(TraceHeader& header, const platform::Platform& platform) {
     link.set_bandwidth_bytes_per_s(static_cast<std::uint64_t>(std::llround(2e9 * nv.link_count() * nv.per_link_bandwidth_gb_per_s())));
   }
   for (const auto& gpu : platform.node.gpus()) {
+    if (!declares(header, gpu.id())) continue;
     Link& link = *header.add_links();
     link.set_type(Link::PCIE);
     *link.mutable_a() = device_endpoint(gpu.id());

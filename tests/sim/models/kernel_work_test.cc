@@ -37,13 +37,21 @@ TEST(KernelWork, BytesPerLevel) {
   m.set_l2_peer_sectors(10);
   m.set_nvlink_rx_bytes(999);
   m.set_l2_sysmem_sectors(3);
+  c.mutable_warp_instructions()->set_global_ld(1);
   const KernelWork w = kernel_work(c);
   EXPECT_EQ(w.dram_bytes, 1024u);
   EXPECT_EQ(w.l2_bytes, 4096u);
   EXPECT_EQ(w.peer_bytes, 320u);
-  EXPECT_EQ(w.sysmem_bytes, 96u);
+  EXPECT_EQ(w.sysmem_bytes, 0u);
   m.clear_l2_peer_sectors();
   EXPECT_EQ(kernel_work(c).peer_bytes, 999u);  // NVLink receive bytes when the aperture counter is absent
+}
+
+TEST(KernelWork, SysmemApertureSectorsAreTheProfilersNotTheKernels) {
+  KernelCounters c;
+  c.mutable_memory()->set_l2_sysmem_sectors(21605);  // what every kernel shows under the range profiler on H100
+  c.mutable_warp_instructions()->set_global_st(1);
+  EXPECT_EQ(kernel_work(c).sysmem_bytes, 0u);
 }
 
 TEST(KernelWork, NoLoadsMeansNoGlobalRead) {

@@ -1,0 +1,45 @@
+#include "timeline_command.h"
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "timeline_json.h"
+
+namespace warpsim::cli {
+namespace {
+
+struct TimelineCommandOptions {
+  std::vector<std::string> traces;
+  std::string output;
+  bool common_clock = false;
+};
+
+void run_timeline(const TimelineCommandOptions& options) {
+  std::vector<TimelineSource> sources;
+  for (const std::string& trace : options.traces) {
+    const std::filesystem::path path(trace);
+    sources.push_back({path.filename().string(), path});
+  }
+  const TimelineResult result = write_timeline_file(sources, options.output, {options.common_clock});
+  for (const std::string& warning : result.warnings) std::cerr << "warning: " << warning << '\n';
+  std::cout << options.output << ": " << result.events << " events from " << sources.size() << " trace"
+            << (sources.size() == 1 ? "" : "s") << " (open in ui.perfetto.dev or chrome://tracing)\n";
+}
+
+}  // namespace
+
+void add_timeline_command(CLI::App& app) {
+  auto options = std::make_shared<TimelineCommandOptions>();
+  CLI::App* command =
+      app.add_subcommand("timeline", "Export traces as a Perfetto/Chrome trace-event JSON timeline, side by side");
+  command->add_option("traces", options->traces, "Trace files (.wstrace)")->required();
+  command->add_option("-o,--output", options->output, "Timeline JSON to write")->required();
+  command->add_flag("--common-clock", options->common_clock,
+                    "Keep the traces' own clocks relative to their earliest start (default: each starts at 0)");
+  command->callback([options] { run_timeline(*options); });
+}
+
+}  // namespace warpsim::cli

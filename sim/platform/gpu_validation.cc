@@ -1,0 +1,77 @@
+// Rules for one GpuSpec. Every count, size, clock and rate a model divides by or multiplies with must be positive;
+// lanes of optional units (FP64, FP16, tensor) may be 0 where the GPU lacks them.
+#include <string>
+#include <utility>
+
+#include "validation.h"
+
+namespace warpsim::platform {
+namespace {
+
+void check_residency(const SmSpec& sm, const FieldPath& at, IssueList& issues) {
+  const std::pair<const char*, double> limits[] = {
+      {"warp_size", sm.warp_size()},
+      {"schedulers", sm.schedulers()},
+      {"max_warps", sm.max_warps()},
+      {"max_blocks", sm.max_blocks()},
+      {"max_threads_per_block", sm.max_threads_per_block()},
+      {"registers", sm.registers()},
+      {"max_registers_per_thread", sm.max_registers_per_thread()},
+      {"register_allocation_unit", sm.register_allocation_unit()},
+      {"shared_memory_bytes", sm.shared_memory_bytes()},
+      {"max_shared_memory_per_block_bytes", sm.max_shared_memory_per_block_bytes()},
+      {"shared_memory_allocation_unit_bytes", sm.shared_memory_allocation_unit_bytes()},
+      {"l1_bytes", sm.l1_bytes()},
+      {"l1_bytes_per_cycle", sm.l1_bytes_per_cycle()},
+  };
+  for (const auto& [name, value] : limits) issues.positive(at.then(name), value);
+  if (sm.max_shared_memory_per_block_bytes() > sm.shared_memory_bytes()) {
+    issues.add(at.then("max_shared_memory_per_block_bytes"),
+               "is larger than shared_memory_bytes (" + std::to_string(sm.shared_memory_bytes()) + ")");
+  }
+}
+
+void check_lanes(const Lanes& lanes, const FieldPath& at, IssueList& issues) {
+  // Every SM has FP32, integer, special-function and load/store pipes; the others may be absent (0).
+  const std::pair<const char*, double> required[] = {
+      {"fp32", lanes.fp32()}, {"int32", lanes.int32()}, {"sfu", lanes.sfu()}, {"ldst", lanes.ldst()}};
+  for (const auto& [name, value] : required) issues.positive(at.then(name), value);
+  const std::pair<const char*, double> optional[] = {
+      {"fp64", lanes.fp64()}, {"fp16", lanes.fp16()}, {"tensor_flops_per_cycle", lanes.tensor_flops_per_cycle()}};
+  for (const auto& [name, value] : optional) issues.non_negative(at.then(name), value);
+}
+
+void check_latencies(const Latencies& latency, const FieldPath& at, IssueList& issues) {
+  const std::pair<const char*, double> all[] = {{"fp32", latency.fp32()},     {"fp64", latency.fp64()},
+                                                {"int32", latency.int32()},   {"sfu", latency.sfu()},
+                                                {"shared", latency.shared()}, {"l1_hit", latency.l1_hit()},
+                                                {"l2_hit", latency.l2_hit()}, {"dram", latency.dram()}};
+  for (const auto& [name, value] : all) issues.positive(at.then(name), value);
+}
+
+void check_memory(const MemorySpec& memory, const FieldPath& at, IssueList& issues) {
+  issues.positive(at.then("l2_bytes"), static_cast<double>(memory.l2_bytes()));
+  issues.positive(at.then("l2_bandwidth_gb_per_s"), memory.l2_bandwidth_gb_per_s());
+  issues.positive(at.then("dram_bytes"), static_cast<double>(memory.dram_bytes()));
+  issues.positive(at.then("dram_bandwidth_gb_per_s"), memory.dram_bandwidth_gb_per_s());
+  issues.in_half_open_range(at.then("dram_efficiency"), memory.dram_efficiency(), 0.0, 1.0);
+}
+
+}  // namespace
+
+std::vector<Issue> check_gpu(const GpuSpec& gpu) {
+  IssueList issues;
+  const FieldPath root;
+  if (gpu.name().empty()) issues.add(root.then("name"), "must be set: nodes refer to the GPU by it");
+  issues.positive(root.then("compute_capability_major"), gpu.compute_capability_major());
+  issues.positive(root.then("sm_count"), gpu.sm_count());
+  issues.positive(root.then("sm_clock_mhz"), gpu.sm_clock_mhz());
+  check_residency(gpu.sm(), root.then("sm"), issues);
+  check_lanes(gpu.sm().lanes(), root.then("sm").then("lanes"), issues);
+  check_latencies(gpu.sm().latency_cycles(), root.then("sm").then("latency_cycles"), issues);
+  check_memory(gpu.memory(), root.then("memory"), issues);
+  issues.non_negative(root.then("kernel_launch_overhead_us"), gpu.kernel_launch_overhead_us());
+  return issues.issues();
+}
+
+}  // namespace warpsim::platform

@@ -1,0 +1,94 @@
+// check_gpu: one rule per test, each on an otherwise valid H100-like spec.
+#include <gtest/gtest.h>
+
+#include "issue_matchers.h"
+#include "spec_builders.h"
+#include "validation.h"
+
+namespace warpsim::platform {
+namespace {
+
+using testing::h100_like;
+using testing::names_field;
+
+TEST(GpuValidation, CompleteSpecHasNoIssues) { EXPECT_TRUE(check_gpu(h100_like()).empty()); }
+
+TEST(GpuValidation, ZeroSmCountIsAnIssue) {
+  GpuSpec gpu = h100_like();
+  gpu.set_sm_count(0);
+  EXPECT_TRUE(names_field(check_gpu(gpu), "sm_count"));
+}
+
+TEST(GpuValidation, NegativeOrZeroClockIsAnIssue) {
+  GpuSpec gpu = h100_like();
+  gpu.set_sm_clock_mhz(-1);
+  EXPECT_TRUE(names_field(check_gpu(gpu), "sm_clock_mhz"));
+  gpu.set_sm_clock_mhz(0);
+  EXPECT_TRUE(names_field(check_gpu(gpu), "sm_clock_mhz"));
+}
+
+TEST(GpuValidation, NonPositiveBandwidthsAreIssues) {
+  GpuSpec gpu = h100_like();
+  gpu.mutable_memory()->set_dram_bandwidth_gb_per_s(0);
+  gpu.mutable_memory()->set_l2_bandwidth_gb_per_s(-5);
+  const std::vector<Issue> issues = check_gpu(gpu);
+  EXPECT_TRUE(names_field(issues, "memory.dram_bandwidth_gb_per_s"));
+  EXPECT_TRUE(names_field(issues, "memory.l2_bandwidth_gb_per_s"));
+}
+
+TEST(GpuValidation, ZeroMemorySizesAreIssues) {
+  GpuSpec gpu = h100_like();
+  gpu.mutable_memory()->set_l2_bytes(0);
+  gpu.mutable_memory()->set_dram_bytes(0);
+  gpu.mutable_sm()->set_shared_memory_bytes(0);
+  const std::vector<Issue> issues = check_gpu(gpu);
+  EXPECT_TRUE(names_field(issues, "memory.l2_bytes"));
+  EXPECT_TRUE(names_field(issues, "memory.dram_bytes"));
+  EXPECT_TRUE(names_field(issues, "sm.shared_memory_bytes"));
+}
+
+TEST(GpuValidation, DramEfficiencyMustBeInZeroToOne) {
+  GpuSpec gpu = h100_like();
+  gpu.mutable_memory()->set_dram_efficiency(1.0);
+  EXPECT_TRUE(check_gpu(gpu).empty());
+  gpu.mutable_memory()->set_dram_efficiency(1.01);
+  EXPECT_TRUE(names_field(check_gpu(gpu), "memory.dram_efficiency"));
+  gpu.mutable_memory()->set_dram_efficiency(0);
+  EXPECT_TRUE(names_field(check_gpu(gpu), "memory.dram_efficiency"));
+}
+
+TEST(GpuValidation, ZeroResidencyLimitIsAnIssue) {
+  GpuSpec gpu = h100_like();
+  gpu.mutable_sm()->set_max_blocks(0);
+  EXPECT_TRUE(names_field(check_gpu(gpu), "sm.max_blocks"));
+}
+
+TEST(GpuValidation, SharedMemoryPerBlockAbovePerSmIsAnIssue) {
+  GpuSpec gpu = h100_like();
+  gpu.mutable_sm()->set_max_shared_memory_per_block_bytes(gpu.sm().shared_memory_bytes() + 1);
+  EXPECT_TRUE(names_field(check_gpu(gpu), "sm.max_shared_memory_per_block_bytes"));
+}
+
+TEST(GpuValidation, MissingUnitsMayBeZeroButFp32MayNot) {
+  GpuSpec gpu = h100_like();
+  gpu.mutable_sm()->mutable_lanes()->set_fp16(0);  // Kepler: no FP16 arithmetic
+  gpu.mutable_sm()->mutable_lanes()->set_tensor_flops_per_cycle(0);
+  EXPECT_TRUE(check_gpu(gpu).empty());
+  gpu.mutable_sm()->mutable_lanes()->set_fp32(0);
+  EXPECT_TRUE(names_field(check_gpu(gpu), "sm.lanes.fp32"));
+}
+
+TEST(GpuValidation, ZeroLatencyIsAnIssue) {
+  GpuSpec gpu = h100_like();
+  gpu.mutable_sm()->mutable_latency_cycles()->set_l2_hit(0);
+  EXPECT_TRUE(names_field(check_gpu(gpu), "sm.latency_cycles.l2_hit"));
+}
+
+TEST(GpuValidation, MissingNameIsAnIssue) {
+  GpuSpec gpu = h100_like();
+  gpu.clear_name();
+  EXPECT_TRUE(names_field(check_gpu(gpu), "name"));
+}
+
+}  // namespace
+}  // namespace warpsim::platform
