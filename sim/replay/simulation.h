@@ -21,7 +21,6 @@ struct SourceTrace {
 SourceTrace read_source_trace(const std::string& path);
 
 struct SimulationOptions {
-  std::string model_name = "roofline";
   // The topology-study mode: kernels take their recorded durations, only copies and contention are simulated. Not
   // predictive; outputs say so (SimulationInfo.reuses_recorded_kernel_times).
   bool reuse_recorded_kernel_times = false;
