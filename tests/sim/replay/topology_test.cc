@@ -46,6 +46,15 @@ TEST(Topology, PeerTrafficPrefersNvlinkOverPcie) {
             (std::vector<std::string>{"nvlink.0-1", "gpu1.dram"}));
 }
 
+TEST(Topology, PeerCopiesOnTheShipped2xH200NodeTakeItsNV18) {
+  const platform::Platform node = platform::load_platform("2xh200-nvlink");
+  const Topology topology = Topology::from_platform(node);
+  const auto hops = topology.route(topology.gpu_memory(1), topology.gpu_memory(0));
+  ASSERT_EQ(link_names(topology, hops), std::vector<std::string>{"nvlink.0-1"});
+  EXPECT_NEAR(topology.links()[hops[0].link].bandwidth_gb_per_s, 18 * 26.562, 1e-9);
+  EXPECT_FALSE(hops[0].a_to_b);  // GPU 1 to GPU 0: the bundle's other direction
+}
+
 TEST(Topology, PeerTrafficWithoutNvlinkCrossesTheSharedSwitch) {
   platform::Platform node = testing::pcie_node(2);
   testing::behind_one_switch(node, 16);
