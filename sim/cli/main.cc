@@ -10,6 +10,7 @@
 #include "record_command.h"
 #include "timeline_command.h"
 #ifdef WARPSIM_HAS_REPLAY
+#include "models_command.h"
 #include "simulate_command.h"
 #endif
 #include "trace_error.h"
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   warpsim::cli::add_timeline_command(app);
 #ifdef WARPSIM_HAS_REPLAY
   warpsim::cli::add_simulate_command(app);
+  warpsim::cli::add_models_command(app);
 #endif
   try {
     app.parse(argc, argv);
