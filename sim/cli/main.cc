@@ -7,6 +7,7 @@
 #include "compare_command.h"
 #include "inspect_command.h"
 #include "merge_command.h"
+#include "petri_command.h"
 #include "record_command.h"
 #include "timeline_command.h"
 #ifdef WARPSIM_HAS_REPLAY
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   warpsim::cli::add_merge_command(app);
   warpsim::cli::add_compare_command(app);
   warpsim::cli::add_timeline_command(app);
+  warpsim::cli::add_petri_command(app);
 #ifdef WARPSIM_HAS_REPLAY
   warpsim::cli::add_simulate_command(app);
   warpsim::cli::add_models_command(app);

@@ -30,7 +30,10 @@ class KernelView {
 /// the GPU's SMs and the bytes as transfers over the GPU's L2, DRAM, NVLink and PCIe resources, all in parallel, so the
 /// kernel lasts as long as the slowest of them under contention (a roofline the node level completes).
 struct KernelPrediction {
-  double sm_time_s = 0;          // SM-side time of all waves (tail included) when memory bandwidth is not the limit
+  // SM-side time of all waves (tail included). roofline leaves memory bandwidth to the replay; wave, mwp and petri
+  // include bounds of their own. Either way the replay runs the bytes in parallel (max, not sum), so only
+  // contention with concurrent work adds to it.
+  double sm_time_s = 0;
   double launch_overhead_s = 0;  // GPU-side launch cost, paid before the kernel's work
   uint32_t sms_used = 0;         // SMs the kernel occupies (1..sm_count): how it shares the GPU with other kernels
   uint64_t dram_bytes = 0;       // to and from this GPU's DRAM

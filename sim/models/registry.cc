@@ -3,6 +3,9 @@
 #include <stdexcept>
 
 #include "roofline/roofline_model.h"
+#include "mwp/mwp_model.h"
+#include "petri/petri_model.h"
+#include "wave/wave_model.h"
 
 namespace warpsim::models {
 
@@ -10,6 +13,14 @@ const std::vector<ModelInfo>& known_models() {
   static const std::vector<ModelInfo> models{
       {"roofline", "slowest SM resource per block (issue, pipes, L1, shared) over waves with tail; memory via replay",
        [] { return std::make_unique<RooflineModel>(); }},
+      {"wave", "paper 001: latency- or issue-bound processing blocks, bandwidth fixed points, waves; fitted launch",
+       [] { return std::make_unique<WaveModel>(); }},
+      {"mwp", "Hong & Kim ISCA 2009: memory vs computation warp parallelism per SM, repetitions with tail",
+       [] { return std::make_unique<MwpModel>(); }},
+      {"petri", "paper 000's warp Petri net per SM and wave; latencies, pipes, DRAM slots from the platform",
+       [] { return std::make_unique<petri::PetriModel>(petri::Variant::kPlatform); }},
+      {"petri-paper", "paper 000's warp Petri net as published: arithmetic, shared, global; l1=20, l2=2",
+       [] { return std::make_unique<petri::PetriModel>(petri::Variant::kPaper); }},
   };
   return models;
 }

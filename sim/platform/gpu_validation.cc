@@ -1,5 +1,7 @@
 // Rules for one GpuSpec. Every count, size, clock and rate a model divides by or multiplies with must be positive;
 // lanes of optional units (FP64, FP16, tensor) may be 0 where the GPU lacks them.
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -57,6 +59,23 @@ void check_memory(const MemorySpec& memory, const FieldPath& at, IssueList& issu
   issues.in_half_open_range(at.then("dram_efficiency"), memory.dram_efficiency(), 0.0, 1.0);
 }
 
+// The wave model's launch regression: one line per block size, in increasing block size (it interpolates between
+// neighbours), with non-negative cost.
+void check_launch_fits(const GpuSpec& gpu, const FieldPath& root, IssueList& issues) {
+  uint32_t previous = 0;
+  for (int i = 0; i < gpu.launch_fits_size(); ++i) {
+    const LaunchFit& fit = gpu.launch_fits(i);
+    const FieldPath at = root.then("launch_fits", i);
+    issues.positive(at.then("block_warps"), fit.block_warps());
+    if (fit.block_warps() > 0 && fit.block_warps() <= previous) {
+      issues.add(at.then("block_warps"), "must be larger than the previous fit's (" + std::to_string(previous) + ")");
+    }
+    previous = std::max(previous, fit.block_warps());
+    issues.non_negative(at.then("x0_ns"), fit.x0_ns());
+    issues.non_negative(at.then("x1_ns_per_block"), fit.x1_ns_per_block());
+  }
+}
+
 }  // namespace
 
 std::vector<Issue> check_gpu(const GpuSpec& gpu) {
@@ -71,6 +90,7 @@ std::vector<Issue> check_gpu(const GpuSpec& gpu) {
   check_latencies(gpu.sm().latency_cycles(), root.then("sm").then("latency_cycles"), issues);
   check_memory(gpu.memory(), root.then("memory"), issues);
   issues.non_negative(root.then("kernel_launch_overhead_us"), gpu.kernel_launch_overhead_us());
+  check_launch_fits(gpu, root, issues);
   return issues.issues();
 }
 

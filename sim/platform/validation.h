@@ -8,7 +8,8 @@
 
 namespace warpsim::platform {
 
-/// Rules for one GPU on its own: positive sizes, clocks, counts and rates; dram_efficiency in (0, 1].
+/// Rules for one GPU on its own: positive sizes, clocks, counts and rates; dram_efficiency in (0, 1]; launch_fits
+/// in increasing block_warps with non-negative costs.
 std::vector<Issue> check_gpu(const GpuSpec& gpu);
 
 /// Rules for a node's wiring: GPU ids 0..n-1, links and switches that name existing GPUs and switches, no switch

@@ -91,26 +91,36 @@ Net NetBuilder::build() const {
   fill(outputs_, net.outputs_);
   fill(inhibitors_, net.inhibitors_);
 
-  // Dependents: each place lists the transitions that read it (input or inhibitor), once each.
-  std::vector<std::vector<TransitionId>> readers(place_names_.size());
-  for (const auto* pending : {&inputs_, &inhibitors_}) {
-    for (const Pending& a : *pending) readers[a.arc.place].push_back(a.transition);
-  }
-  net.dependents_begin_.assign(place_names_.size() + 1, 0);
-  for (size_t p = 0; p < readers.size(); ++p) {
-    std::sort(readers[p].begin(), readers[p].end());
-    readers[p].erase(std::unique(readers[p].begin(), readers[p].end()), readers[p].end());
-    net.dependents_begin_[p + 1] = net.dependents_begin_[p] + static_cast<uint32_t>(readers[p].size());
-    net.dependents_.insert(net.dependents_.end(), readers[p].begin(), readers[p].end());
-  }
-
-  // Check the places read by fewest transitions first: a warp's own places fail fast, the shared SM place last.
+  // Consumers per place; inputs on places with few consumers first, the watched prefix.
+  std::vector<size_t> consumers(place_names_.size(), 0);
+  for (const Pending& a : inputs_) ++consumers[a.arc.place];
+  const auto watched = [&consumers](PlaceId p) { return consumers[p] <= Net::kMaxWatchers; };
+  net.watched_inputs_.assign(transitions, 0);
   for (size_t t = 0; t < transitions; ++t) {
     auto* first = net.inputs_.arcs.data() + net.inputs_.begin[t];
     auto* last = net.inputs_.arcs.data() + net.inputs_.begin[t + 1];
-    std::stable_sort(first, last, [&readers](const Arc& a, const Arc& b) {
-      return readers[a.place].size() < readers[b.place].size();
-    });
+    std::stable_sort(first, last,
+                     [&consumers](const Arc& a, const Arc& b) { return consumers[a.place] < consumers[b.place]; });
+    net.watched_inputs_[t] =
+        static_cast<uint32_t>(std::count_if(first, last, [&](const Arc& a) { return watched(a.place); }));
+  }
+
+  // Dependents: each place lists the arcs that gate candidates on it (watched inputs, inhibitors), by weight.
+  std::vector<std::vector<Dependent>> readers(place_names_.size());
+  for (const Pending& a : inputs_) {
+    if (watched(a.arc.place)) readers[a.arc.place].push_back({a.transition, a.arc.weight});
+  }
+  for (const Pending& a : inhibitors_) readers[a.arc.place].push_back({a.transition, a.arc.weight});
+  net.dependents_begin_.assign(place_names_.size() + 1, 0);
+  const auto key = [](const Dependent& d) { return std::pair(d.weight, d.transition); };
+  for (size_t p = 0; p < readers.size(); ++p) {
+    auto& r = readers[p];
+    std::sort(r.begin(), r.end(), [&key](const Dependent& a, const Dependent& b) { return key(a) < key(b); });
+    r.erase(
+        std::unique(r.begin(), r.end(), [&key](const Dependent& a, const Dependent& b) { return key(a) == key(b); }),
+        r.end());
+    net.dependents_begin_[p + 1] = net.dependents_begin_[p] + static_cast<uint32_t>(r.size());
+    net.dependents_.insert(net.dependents_.end(), r.begin(), r.end());
   }
   return net;
 }

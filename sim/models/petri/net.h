@@ -15,6 +15,14 @@ using PlaceId = uint32_t;
 using TransitionId = uint32_t;
 using Tokens = int64_t;
 
+/// A transition whose enabling depends on a place through an arc of `weight`: an input arc is satisfied, an
+/// inhibitor arc blocks, exactly when the place holds `weight` tokens or more. So a marking change from a to b can
+/// change the transition's enabling only if `weight` lies in (min(a, b), max(a, b)].
+struct Dependent {
+  TransitionId transition = 0;
+  Tokens weight = 1;
+};
+
 /// An arc between a transition and `place`. Input and output arcs move `weight` tokens; an inhibitor arc disables
 /// its transition while the place holds `weight` tokens or more (weight 1: the classic zero test).
 struct Arc {
@@ -24,17 +32,27 @@ struct Arc {
 
 class Net {
  public:
+  /// Places consumed by more transitions than this are not watched (watched_inputs).
+  static constexpr size_t kMaxWatchers = 16;
+
   size_t place_count() const { return place_names_.size(); }
   size_t transition_count() const { return transition_names_.size(); }
   const std::string& place_name(PlaceId p) const { return place_names_[p]; }
   const std::string& transition_name(TransitionId t) const { return transition_names_[t]; }
   const std::vector<Tokens>& initial_marking() const { return initial_; }
 
+  /// Input arcs, those on watched places first (see watched_inputs).
   std::span<const Arc> inputs(TransitionId t) const { return range(inputs_, t); }
+  /// The leading input arcs of `t` whose places at most kMaxWatchers transitions consume. The engine keeps its set of
+  /// candidate transitions up to date with these and the inhibitor arcs only: a place that many transitions wait on
+  /// (the SM's p0 with 64 warps) would otherwise send them all in and out of the set every step. Arcs on such places
+  /// are checked when the transition's turn comes in a step, which gives the same steps (engine.h).
+  std::span<const Arc> watched_inputs(TransitionId t) const { return inputs(t).first(watched_inputs_[t]); }
   std::span<const Arc> outputs(TransitionId t) const { return range(outputs_, t); }
   std::span<const Arc> inhibitors(TransitionId t) const { return range(inhibitors_, t); }
-  /// Transitions that have `p` as an input or inhibitor place: those a change of p's marking can enable or disable.
-  std::span<const TransitionId> dependents(PlaceId p) const {
+  /// The watched input arcs and the inhibitor arcs on `p`, sorted by weight (then transition): the candidates a
+  /// change of p's marking can add or remove.
+  std::span<const Dependent> dependents(PlaceId p) const {
     return {dependents_.data() + dependents_begin_[p], dependents_.data() + dependents_begin_[p + 1]};
   }
 
@@ -58,8 +76,9 @@ class Net {
   ArcTable inputs_;
   ArcTable outputs_;
   ArcTable inhibitors_;
+  std::vector<uint32_t> watched_inputs_;  // per transition
   std::vector<uint32_t> dependents_begin_;
-  std::vector<TransitionId> dependents_;
+  std::vector<Dependent> dependents_;
 };
 
 /// Collects places, transitions and arcs in any order; build() freezes them into a Net.

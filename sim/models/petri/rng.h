@@ -20,12 +20,12 @@ class SplitMix64 {
   /// Uniform in [0, bound), bound >= 1, without modulo bias: Lemire's multiply-shift with rejection
   /// ("Fast random integer generation in an interval", ACM TOMACS 2019), on 32-bit draws.
   uint32_t below(uint32_t bound) {
-    uint64_t product = (next() >> 32) * bound;
+    uint64_t product = uint64_t{next32()} * bound;
     auto low = static_cast<uint32_t>(product);
     if (low < bound) {
       const uint32_t threshold = static_cast<uint32_t>(-bound) % bound;
       while (low < threshold) {
-        product = (next() >> 32) * bound;
+        product = uint64_t{next32()} * bound;
         low = static_cast<uint32_t>(product);
       }
     }
@@ -33,7 +33,21 @@ class SplitMix64 {
   }
 
  private:
+  // Both halves of a 64-bit draw: the engine draws once per enabled transition per step, so this halves its cost.
+  uint32_t next32() {
+    if (spare_ready_) {
+      spare_ready_ = false;
+      return spare_;
+    }
+    const uint64_t bits = next();
+    spare_ = static_cast<uint32_t>(bits);
+    spare_ready_ = true;
+    return static_cast<uint32_t>(bits >> 32);
+  }
+
   uint64_t state_;
+  uint32_t spare_ = 0;
+  bool spare_ready_ = false;
 };
 
 }  // namespace warpsim::models::petri

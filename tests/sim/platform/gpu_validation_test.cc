@@ -90,5 +90,39 @@ TEST(GpuValidation, MissingNameIsAnIssue) {
   EXPECT_TRUE(names_field(check_gpu(gpu), "name"));
 }
 
+LaunchFit launch_fit(std::uint32_t warps, double x0_ns, double x1_ns_per_block) {
+  LaunchFit fit;
+  fit.set_block_warps(warps);
+  fit.set_x0_ns(x0_ns);
+  fit.set_x1_ns_per_block(x1_ns_per_block);
+  return fit;
+}
+
+TEST(GpuValidation, LaunchFitsInIncreasingBlockSizeAreFine) {
+  GpuSpec gpu = h100_like();
+  *gpu.add_launch_fits() = launch_fit(1, 800, 0.6);
+  *gpu.add_launch_fits() = launch_fit(32, 770, 1.25);
+  EXPECT_TRUE(check_gpu(gpu).empty());
+}
+
+TEST(GpuValidation, LaunchFitsOutOfOrderOrRepeatedAreIssues) {
+  GpuSpec gpu = h100_like();
+  *gpu.add_launch_fits() = launch_fit(8, 800, 0.6);
+  *gpu.add_launch_fits() = launch_fit(4, 800, 0.6);
+  *gpu.add_launch_fits() = launch_fit(8, 800, 0.6);
+  const std::vector<Issue> issues = check_gpu(gpu);
+  EXPECT_TRUE(names_field(issues, "launch_fits[1].block_warps"));
+  EXPECT_TRUE(names_field(issues, "launch_fits[2].block_warps"));
+}
+
+TEST(GpuValidation, LaunchFitWithZeroWarpsOrNegativeCostIsAnIssue) {
+  GpuSpec gpu = h100_like();
+  *gpu.add_launch_fits() = launch_fit(0, -1, -0.5);
+  const std::vector<Issue> issues = check_gpu(gpu);
+  EXPECT_TRUE(names_field(issues, "launch_fits[0].block_warps"));
+  EXPECT_TRUE(names_field(issues, "launch_fits[0].x0_ns"));
+  EXPECT_TRUE(names_field(issues, "launch_fits[0].x1_ns_per_block"));
+}
+
 }  // namespace
 }  // namespace warpsim::platform

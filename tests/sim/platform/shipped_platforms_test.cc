@@ -97,6 +97,21 @@ TEST(ShippedPlatforms, HypotheticalH100HasTwiceTheL2) {
   EXPECT_EQ(doubled.gpus[0].memory().l2_bytes(), 2 * real.gpus[0].memory().l2_bytes());
 }
 
+// The wave model's launch regression: fitted for the two GPUs with a launch microbenchmark trace, 1 to 32 warps.
+TEST(ShippedPlatforms, MeasuredGpusHaveLaunchFitsForEveryBlockSize) {
+  for (const char* node : {"h100-pcie", "h200"}) {
+    const Platform platform = load_platform(node, {}, kShipped);
+    std::vector<std::uint32_t> warps;
+    for (const LaunchFit& fit : platform.gpus[0].launch_fits()) {
+      warps.push_back(fit.block_warps());
+      EXPECT_GT(fit.x0_ns(), 0) << node;
+      EXPECT_GT(fit.x1_ns_per_block(), 0) << node;
+    }
+    EXPECT_THAT(warps, ::testing::ElementsAre(1u, 2u, 4u, 8u, 16u, 32u)) << node;
+  }
+  EXPECT_EQ(load_platform("systemA-3xk20", {}, kShipped).gpus[0].launch_fits_size(), 0);  // no measurement
+}
+
 TEST(ShippedPlatforms, OverrideMakesAHypotheticalGpuWithoutAFile) {
   const Platform platform = load_platform("h100-pcie", {"gpu.memory.l2_bytes=104857600"}, kShipped);
   EXPECT_EQ(platform.gpus[0].memory().l2_bytes(), 104857600u);

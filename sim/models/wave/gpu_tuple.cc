@@ -1,0 +1,93 @@
+#include "wave/gpu_tuple.h"
+
+#include <algorithm>
+
+#include "kernel_work.h"              // kSectorBytes
+#include "roofline/roofline_model.h"  // kFlopPerTensorInstruction: one tensor warp instruction's FLOP
+
+namespace warpsim::models::wave {
+namespace {
+
+double bytes_per_cycle(double gb_per_s, double clock_hz) { return clock_hz <= 0 ? 0 : gb_per_s * 1e9 / clock_hz; }
+
+// A tensor warp instruction is kFlopPerTensorInstruction FLOP; a processing block does its share of the SM's rate.
+double tensor_delay(double flops_per_cycle, uint32_t processing_blocks, uint32_t warp_size) {
+  if (flops_per_cycle <= 0) return warp_size;
+  return std::max(1.0, kFlopPerTensorInstruction / (flops_per_cycle / std::max<uint32_t>(processing_blocks, 1)));
+}
+
+PerClass delays(const platform::SmSpec& sm) {
+  const platform::Lanes& lanes = sm.lanes();
+  const uint32_t pbs = sm.schedulers();
+  const uint32_t ws = sm.warp_size();
+  PerClass d{};
+  d[index(InstClass::kFp32)] = issue_delay(lanes.fp32(), pbs, ws);
+  d[index(InstClass::kInt)] = issue_delay(lanes.int32(), pbs, ws);
+  d[index(InstClass::kFp64)] = issue_delay(lanes.fp64(), pbs, ws);
+  d[index(InstClass::kSfu)] = issue_delay(lanes.sfu(), pbs, ws);
+  d[index(InstClass::kTensor)] = tensor_delay(lanes.tensor_flops_per_cycle(), pbs, ws);
+  d[index(InstClass::kLsu)] = issue_delay(lanes.ldst(), pbs, ws);
+  d[index(InstClass::kOther)] = 1;  // one issue slot: these units are not warp-wide lanes the spec counts
+  return d;
+}
+
+PerClass latencies(const platform::Latencies& lat, const PerClass& delay) {
+  PerClass l{};
+  l[index(InstClass::kFp32)] = lat.fp32();
+  l[index(InstClass::kInt)] = lat.int32();
+  l[index(InstClass::kFp64)] = lat.fp64();
+  l[index(InstClass::kSfu)] = lat.sfu();
+  // No tensor latency in the spec: a dependent tensor instruction waits at least its own issue delay.
+  l[index(InstClass::kTensor)] = delay[index(InstClass::kTensor)];
+  // Non-memory LSU work (shuffles, special registers) makes the MIO round trip shared-memory loads make.
+  l[index(InstClass::kLsu)] = lat.shared();
+  // Branches and uniform-datapath instructions: integer-like results.
+  l[index(InstClass::kOther)] = lat.int32();
+  return l;
+}
+
+MemoryLatencies memory_latencies(const platform::SmSpec& sm) {
+  const platform::Latencies& lat = sm.latency_cycles();
+  MemoryLatencies m;
+  m.l1 = lat.l1_hit();
+  m.l2 = lat.l2_hit();
+  m.dram = lat.dram();
+  m.shared = lat.shared();
+  // A request whose threads touch warp_size different lines needs warp_size / 4 tag-stage passes (4 lines per
+  // clock); the last sector leaves the L1 that many clocks minus one after the first.
+  m.uncoal_extra = std::max(0.0, sm.warp_size() / kTagLinesPerCycle - 1);
+  return m;
+}
+
+Bandwidths bandwidths(const platform::GpuSpec& gpu, double clock_hz) {
+  Bandwidths b;
+  b.shared_per_sm = 1;  // the L1 data stage passes one shared-memory wavefront per clock
+  b.l1_per_sm = gpu.sm().l1_bytes_per_cycle();
+  b.l2 = bytes_per_cycle(gpu.memory().l2_bandwidth_gb_per_s(), clock_hz);
+  b.dram = bytes_per_cycle(gpu.memory().dram_bandwidth_gb_per_s() * gpu.memory().dram_efficiency(), clock_hz);
+  b.uncoal_per_sm = kTagLinesPerCycle * static_cast<double>(kSectorBytes);  // one sector of each of 4 lines
+  return b;
+}
+
+}  // namespace
+
+double issue_delay(double lanes_per_sm, uint32_t processing_blocks, uint32_t warp_size) {
+  if (lanes_per_sm <= 0) return warp_size;
+  const double lanes_per_pb = lanes_per_sm / std::max<uint32_t>(processing_blocks, 1);
+  return std::max(1.0, warp_size / lanes_per_pb);
+}
+
+GpuTuple gpu_tuple(const platform::GpuSpec& gpu) {
+  GpuTuple t;
+  t.sm_count = gpu.sm_count();
+  t.processing_blocks = std::max<uint32_t>(gpu.sm().schedulers(), 1);
+  t.warp_size = gpu.sm().warp_size();
+  t.clock_hz = gpu.sm_clock_mhz() * 1e6;
+  t.delay = delays(gpu.sm());
+  t.latency = latencies(gpu.sm().latency_cycles(), t.delay);
+  t.memory = memory_latencies(gpu.sm());
+  t.band = bandwidths(gpu, t.clock_hz);
+  return t;
+}
+
+}  // namespace warpsim::models::wave

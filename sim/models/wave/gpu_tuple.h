@@ -1,0 +1,54 @@
+#pragma once
+// Paper 001's GPU model m_gpu = <smCount, lat_inst, delay_inst, lat_mem, band_mem, limits>, taken from a GpuSpec.
+// Everything is in SM clock cycles and bytes per SM clock, so the wave model never converts units.
+// (The residency limits stay in the GpuSpec: occupancy() reads them there.)
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "platform.pb.h"
+#include "wave/memory_latency.h"
+
+namespace warpsim::models::wave {
+
+/// Instruction classes, one per execution pipe the counters count (smsp__inst_executed_pipe_<pipe>), plus "other"
+/// for issued instructions no such pipe counts (branches, uniform datapath, TMA, ...).
+enum class InstClass : std::size_t { kFp32, kInt, kFp64, kSfu, kTensor, kLsu, kOther };
+inline constexpr std::size_t kInstClassCount = 7;
+using PerClass = std::array<double, kInstClassCount>;
+
+constexpr std::size_t index(InstClass c) { return static_cast<std::size_t>(c); }
+
+/// Bandwidths of the memory levels in bytes per SM clock (shared: wavefronts per clock).
+struct Bandwidths {
+  double shared_per_sm = 0;  // shared-memory wavefronts per clock per SM
+  double l1_per_sm = 0;      // L1/shared data stage, per SM
+  double l2 = 0;             // whole GPU
+  double dram = 0;           // whole GPU, at the measured streaming efficiency
+  double uncoal_per_sm = 0;  // sectors of scattered requests an L1 tag stage resolves per clock, in bytes
+};
+
+struct GpuTuple {
+  uint32_t sm_count = 0;
+  uint32_t processing_blocks = 0;  // warp schedulers per SM
+  uint32_t warp_size = 0;
+  double clock_hz = 0;
+  PerClass latency{};      // dependent-issue latency of each class, cycles (kLsu: non-memory LSU work, e.g. shuffles)
+  PerClass delay{};        // issue delay of each class: cycles its processing block spends issuing one warp instruction
+  MemoryLatencies memory;  // nominal latencies of the memory levels
+  Bandwidths band;
+};
+
+/// Sectors of a coalesced request of 32 threads x 4 bytes: one 128-byte line.
+inline constexpr double kSectorsPerCoalescedRequest = 4;
+/// Cache lines the L1 tag stage resolves per clock (GV100 and later; README.md).
+inline constexpr double kTagLinesPerCycle = 4;
+
+/// m_gpu for `gpu`; see README.md for where each number comes from.
+GpuTuple gpu_tuple(const platform::GpuSpec& gpu);
+
+/// Paper 001's issue delay of a lane-based class: max(1, warp_size / lanes per processing block), where lanes per
+/// processing block = lanes per SM / schedulers. No lanes (a unit the GPU lacks): warp_size, as if one lane.
+double issue_delay(double lanes_per_sm, uint32_t processing_blocks, uint32_t warp_size);
+
+}  // namespace warpsim::models::wave

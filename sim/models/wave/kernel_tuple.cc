@@ -1,0 +1,104 @@
+#include "wave/kernel_tuple.h"
+
+#include <algorithm>
+
+#include "kernel_work.h"
+#include "occupancy.h"
+
+namespace warpsim::models::wave {
+namespace {
+
+double as_double(uint64_t v) { return static_cast<double>(v); }
+double fraction(double pct) { return std::clamp(pct / 100, 0.0, 1.0); }
+
+// One request per warp-level global or local memory instruction (NVIDIA: each such instruction sends one request
+// to L1TEX), where l1tex__t_requests was not recorded.
+double l1_requests(const KernelCounters& c) {
+  if (c.memory().has_l1_requests()) return as_double(c.memory().l1_requests());
+  const WarpInstructions& w = c.warp_instructions();
+  return as_double(w.global_ld() + w.global_st() + w.global_atom() + w.global_red() + w.local_ld() + w.local_st());
+}
+
+// Share of sectors a coalesced request (4 sectors, one 128-byte line) would not need: 1 - 4 / sectors per request.
+double uncoalesced_share(const KernelCounters& c) {
+  const double requests = l1_requests(c);
+  if (requests <= 0 || !c.memory().has_l1_sectors()) return 0;
+  const double per_request = as_double(c.memory().l1_sectors()) / requests;
+  return per_request <= kSectorsPerCoalescedRequest ? 0 : 1 - kSectorsPerCoalescedRequest / per_request;
+}
+
+PerClass issued(const KernelWork& work) {
+  PerClass n{};
+  n[index(InstClass::kFp32)] = work.pipes.fma;
+  n[index(InstClass::kInt)] = work.pipes.alu;
+  n[index(InstClass::kFp64)] = work.pipes.fp64;
+  n[index(InstClass::kSfu)] = work.pipes.xu;
+  n[index(InstClass::kTensor)] = work.pipes.tensor;
+  n[index(InstClass::kLsu)] = work.pipes.lsu;
+  double piped = 0;
+  for (double count : n) piped += count;
+  n[index(InstClass::kOther)] = std::max(0.0, work.issue_slots - piped);
+  return n;
+}
+
+WarpInstructionMix mix(const KernelCounters& c, const KernelWork& work) {
+  const WarpInstructions& w = c.warp_instructions();
+  WarpInstructionMix m;
+  m.issued = issued(work);
+  m.global_loads = as_double(w.global_ld() + w.local_ld() + w.global_atom() + w.ldgsts() + w.tma());
+  m.shared_loads = as_double(w.shared_ld() + w.shared_atom() + w.ldsm());
+  m.stores = as_double(w.global_st() + w.local_st() + w.global_red() + w.shared_st());
+  const double memory = m.global_loads + m.shared_loads + m.stores;
+  m.other_lsu = std::max(0.0, work.pipes.lsu - memory);
+  return m;
+}
+
+WarpInstructionMix per_warp(WarpInstructionMix m, double warps) {
+  for (double& count : m.issued) count /= warps;
+  m.global_loads /= warps;
+  m.shared_loads /= warps;
+  m.stores /= warps;
+  m.other_lsu /= warps;
+  return m;
+}
+
+WarpTraffic traffic_per_warp(const KernelWork& work, double uncoal_share, double warps) {
+  WarpTraffic t;
+  t.shared_wavefronts = work.shared_wavefronts / warps;
+  t.l1_bytes = work.l1_bytes / warps;
+  t.l2_bytes = as_double(work.l2_bytes) / warps;
+  t.dram_bytes = as_double(work.dram_bytes) / warps;
+  t.uncoal_bytes = t.l1_bytes * uncoal_share;
+  return t;
+}
+
+}  // namespace
+
+HitFractions hit_fractions(const KernelCounters& counters) {
+  const MemoryTraffic& m = counters.memory();
+  // A hit rate the profiler did not give counts as 0: every request goes on to the next level.
+  const double l1_hit = m.has_l1_hit_rate_pct() ? fraction(m.l1_hit_rate_pct()) : 0;
+  const double l2_hit = m.has_l2_hit_rate_pct() ? fraction(m.l2_hit_rate_pct()) : 0;
+  HitFractions h;
+  h.l1 = l1_hit;
+  h.l2 = (1 - l1_hit) * l2_hit;
+  h.dram = (1 - l1_hit) * (1 - l2_hit);
+  h.uncoal = uncoalesced_share(counters);
+  return h;
+}
+
+KernelTuple kernel_tuple(const KernelLaunch& launch, uint32_t warp_size) {
+  const KernelCounters& c = launch.counters();
+  const KernelWork work = kernel_work(c);
+  KernelTuple k;
+  const uint64_t threads = threads_per_block(launch);
+  const uint32_t ws = std::max<uint32_t>(warp_size, 1);
+  k.warps_per_block = static_cast<uint32_t>(std::max<uint64_t>((threads + ws - 1) / ws, 1));
+  const double warps = std::max(1.0, as_double(grid_blocks(launch)) * k.warps_per_block);
+  k.hits = hit_fractions(c);
+  k.mix = per_warp(mix(c, work), warps);
+  k.traffic = traffic_per_warp(work, k.hits.uncoal, warps);
+  return k;
+}
+
+}  // namespace warpsim::models::wave

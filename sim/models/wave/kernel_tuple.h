@@ -1,0 +1,48 @@
+#pragma once
+// Paper 001's kernel model m_kernel = <time, delay, mem, uncoalMem, l1pct, l2pct, syncs, registers, sharedMem>, from
+// a kernel's counters instead of a static analysis of its LLVM IR. Everything is per warp: a warp issues its main
+// thread's instruction stream once for all its threads, so the paper's per-thread counts are kernel totals / warps.
+// `time` and `delay` need the GPU's latencies, so warp_time.h computes them from the counts kept here.
+// Registers and shared memory stay in the launch, where occupancy() reads them.
+#include <cstdint>
+
+#include "trace.pb.h"
+#include "wave/gpu_tuple.h"
+#include "wave/memory_latency.h"
+
+namespace warpsim::models::wave {
+
+/// Warp instructions of one warp, split by what they wait for on its dependent path.
+struct WarpInstructionMix {
+  PerClass issued{};        // every issued instruction by class: what the issue delays sum over
+  double global_loads = 0;  // global and local loads, atomics, LDGSTS, TMA: wait for the memory levels
+  double shared_loads = 0;  // shared loads and atomics, LDSM: wait for shared memory
+  double stores = 0;        // global, local and shared stores, reductions: the warp does not wait for them
+  double other_lsu = 0;     // the rest of the LSU pipe (shuffles, ...)
+};
+
+/// Bytes (shared: wavefronts) one warp moves through each level; every byte passing through a level uses its bandwidth.
+struct WarpTraffic {
+  double shared_wavefronts = 0;
+  double l1_bytes = 0;      // l1tex__t_bytes: global and local traffic through the L1, hits and misses
+  double l2_bytes = 0;      // lts__t_bytes
+  double dram_bytes = 0;    // dram read + write
+  double uncoal_bytes = 0;  // the sectors beyond 4 per request, in bytes
+};
+
+struct KernelTuple {
+  WarpInstructionMix mix;
+  WarpTraffic traffic;
+  HitFractions hits;  // l1pct, l2pct, drampct, uncoalpct
+  double syncs = 0;   // barriers per warp: no counter counts them, so 0 (README.md)
+  uint32_t warps_per_block = 0;
+};
+
+/// m_kernel of `launch`, which must have counters; `warp_size` from the GPU (32 on every CUDA GPU).
+KernelTuple kernel_tuple(const KernelLaunch& launch, uint32_t warp_size);
+
+/// Fractions of requests served by L1, L2 and DRAM from the sector hit rates; uncoalesced share from sectors per
+/// request (l1_requests, else the warp-level global and local memory instructions).
+HitFractions hit_fractions(const KernelCounters& counters);
+
+}  // namespace warpsim::models::wave

@@ -1,0 +1,19 @@
+#pragma once
+// The launch time paper 001 adds before a kernel's waves, from the GpuSpec's launch_fits (one line per block size,
+// t = x0 + grid blocks * x1). A block size between two fitted ones takes the line interpolated linearly in warps
+// between them; outside the fitted range, the nearest one. A GPU without fits falls back to
+// kernel_launch_overhead_us, whatever the grid.
+#include <cstdint>
+
+#include "platform.pb.h"
+
+namespace warpsim::models::wave {
+
+struct LaunchTime {
+  double seconds = 0;
+  bool fitted = false;  // from launch_fits; false: kernel_launch_overhead_us
+};
+
+LaunchTime launch_time(const platform::GpuSpec& gpu, uint32_t block_warps, uint64_t grid_blocks);
+
+}  // namespace warpsim::models::wave

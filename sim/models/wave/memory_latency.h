@@ -1,0 +1,28 @@
+#pragma once
+// The memory latencies the wave model iterates on, and paper 001's average memory latency of an SM's requests:
+//   lat_sm = coalpct * (l1pct * lat_l1 + l2pct * lat_l2 + drampct * lat_dram) + uncoalpct * lat_uncoal
+// where an uncoalesced request is served by the same levels and pays uncoal_extra more cycles (see README.md).
+
+namespace warpsim::models::wave {
+
+/// Latencies in cycles. The bandwidth fixed points scale them, so a congested level looks slower.
+struct MemoryLatencies {
+  double l1 = 0;            // L1 hit
+  double l2 = 0;            // L2 hit
+  double dram = 0;          // DRAM
+  double shared = 0;        // shared memory
+  double uncoal_extra = 0;  // cycles an uncoalesced request adds to the level mix
+};
+
+/// Where a kernel's global/local requests are served, as fractions of its requests (l1 + l2 + dram = 1).
+struct HitFractions {
+  double l1 = 0;
+  double l2 = 0;
+  double dram = 1;
+  double uncoal = 0;  // share of the requests' sectors that coalesced requests would not need
+};
+
+/// lat_sm: the average latency of one global/local load on an SM.
+double average_load_latency(const MemoryLatencies& lat, const HitFractions& hits);
+
+}  // namespace warpsim::models::wave

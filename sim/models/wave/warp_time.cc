@@ -1,0 +1,45 @@
+#include "wave/warp_time.h"
+
+#include <array>
+
+namespace warpsim::models::wave {
+namespace {
+
+// The arithmetic classes: every instruction waits for its predecessor's result.
+constexpr std::array<InstClass, 6> kArithmetic{InstClass::kFp32, InstClass::kInt,    InstClass::kFp64,
+                                               InstClass::kSfu,  InstClass::kTensor, InstClass::kOther};
+
+}  // namespace
+
+double warp_time(const KernelTuple& kernel, const GpuTuple& gpu, const MemoryLatencies& lat) {
+  const WarpInstructionMix& m = kernel.mix;
+  double cycles = 0;
+  for (InstClass c : kArithmetic) cycles += m.issued[index(c)] * gpu.latency[index(c)];
+  cycles += m.global_loads * average_load_latency(lat, kernel.hits);
+  cycles += m.shared_loads * lat.shared;
+  cycles += m.other_lsu * gpu.latency[index(InstClass::kLsu)];
+  // A store only has to leave: its issue delay is all the path sees.
+  cycles += m.stores * gpu.delay[index(InstClass::kLsu)];
+  return cycles + sync_time(kernel, gpu);
+}
+
+double warp_delay(const KernelTuple& kernel, const GpuTuple& gpu) {
+  double cycles = 0;
+  for (std::size_t c = 0; c < kInstClassCount; ++c) cycles += kernel.mix.issued[c] * gpu.delay[c];
+  return cycles;
+}
+
+double sync_time(const KernelTuple& kernel, const GpuTuple& gpu) {
+  if (kernel.syncs <= 0 || kernel.warps_per_block <= 1) return 0;
+  return kernel.syncs * gpu.delay[index(InstClass::kLsu)] * (kernel.warps_per_block - 1);
+}
+
+BlockTime processing_block_time(const KernelTuple& kernel, const GpuTuple& gpu, const MemoryLatencies& lat,
+                                double warps) {
+  if (warps <= 0) return {};
+  const double latency_bound = warp_time(kernel, gpu, lat);
+  const double issue_bound = warps * warp_delay(kernel, gpu);
+  return issue_bound > latency_bound ? BlockTime{issue_bound, true} : BlockTime{latency_bound, false};
+}
+
+}  // namespace warpsim::models::wave

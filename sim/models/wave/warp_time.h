@@ -1,0 +1,32 @@
+#pragma once
+// Paper 001's warp and processing-block times:
+//   time_wp  = time(main thread) + time_sync          the warp alone: its dependent path
+//   delay_wp = delay(main thread)                     cycles its processing block spends issuing it
+//   time_pb  = max( max_wp time_wp, sum_wp delay_wp ) latency-bound or issue-bound
+// The warps of one kernel are alike (the counters are totals), so max_wp time_wp is one warp's time and the sum of
+// delays is the warps a processing block holds times one warp's delay.
+#include "wave/gpu_tuple.h"
+#include "wave/kernel_tuple.h"
+#include "wave/memory_latency.h"
+
+namespace warpsim::models::wave {
+
+/// Cycles one warp alone needs when each instruction waits for the one before (README.md, "dependent path").
+double warp_time(const KernelTuple& kernel, const GpuTuple& gpu, const MemoryLatencies& lat);
+
+/// Cycles one warp occupies its processing block's issue: sum over classes of count * issue delay.
+double warp_delay(const KernelTuple& kernel, const GpuTuple& gpu);
+
+/// time_sync = syncs * delay_dep * (warps per block - 1), delay_dep the LSU issue delay (README.md).
+double sync_time(const KernelTuple& kernel, const GpuTuple& gpu);
+
+struct BlockTime {
+  double cycles = 0;
+  bool issue_bound = false;  // the issue delays, not one warp's dependent path, set the time
+};
+
+/// time_pb of a processing block holding `warps` warps of the kernel.
+BlockTime processing_block_time(const KernelTuple& kernel, const GpuTuple& gpu, const MemoryLatencies& lat,
+                                double warps);
+
+}  // namespace warpsim::models::wave

@@ -1,0 +1,82 @@
+#include "wave/wave_model.h"
+
+#include <algorithm>
+
+#include "kernel_work.h"
+#include "occupancy.h"
+#include "wave/gpu_tuple.h"
+#include "wave/kernel_tuple.h"
+#include "wave/launch_time.h"
+#include "wave/wave_time.h"
+
+namespace warpsim::models {
+namespace {
+
+struct WavesTime {
+  double cycles = 0;
+  std::string_view limiter;
+};
+
+// Full waves hold blocks_per_sm blocks on every SM; the tail's blocks spread over the SMs, ceil(tail / SMs) on the
+// busiest. The limiter is the full waves' when there are any: they are most of the time.
+WavesTime all_waves(const wave::KernelTuple& k, const wave::GpuTuple& gpu, uint64_t blocks, uint32_t blocks_per_sm) {
+  const uint64_t sms = std::max<uint32_t>(gpu.sm_count, 1);
+  const uint64_t per_wave = uint64_t{blocks_per_sm} * sms;
+  const uint64_t full = blocks / per_wave;
+  const uint64_t tail = blocks % per_wave;
+  WavesTime total;
+  if (tail > 0) {
+    const uint64_t busiest = (tail + sms - 1) / sms;  // blocks on the busiest SM
+    const wave::WaveShape shape{static_cast<double>(tail), static_cast<double>(busiest)};
+    const wave::WaveTime t = wave::wave_time(k, gpu, shape);
+    total = {t.cycles, t.limiter};
+  }
+  if (full > 0) {
+    const wave::WaveShape shape{static_cast<double>(per_wave), static_cast<double>(blocks_per_sm)};
+    const wave::WaveTime t = wave::wave_time(k, gpu, shape);
+    total = {total.cycles + static_cast<double>(full) * t.cycles, t.limiter};
+  }
+  return total;
+}
+
+void add_bytes(KernelPrediction& p, const KernelLaunch& launch) {
+  const KernelWork work = kernel_work(launch.counters());
+  p.dram_bytes = work.dram_bytes;
+  p.l2_bytes = work.l2_bytes;
+  p.peer_bytes = work.peer_bytes;
+  p.sysmem_bytes = work.sysmem_bytes;
+}
+
+}  // namespace
+
+KernelPrediction WaveModel::predict(const KernelView& kernel, const platform::GpuSpec& gpu) const {
+  const KernelLaunch& launch = kernel.launch();
+  const Occupancy occ = occupancy(launch, gpu.sm());
+  const uint64_t blocks = grid_blocks(launch);
+  const wave::GpuTuple tuple = wave::gpu_tuple(gpu);
+  KernelPrediction p;
+  p.blocks_per_sm = std::max<uint32_t>(occ.blocks_per_sm, 1);  // a block that does not fit still runs, alone
+  p.waves = static_cast<uint32_t>(waves(blocks, p.blocks_per_sm, gpu.sm_count()));
+  p.theoretical_occupancy = occ.theoretical;
+  p.sms_used = static_cast<uint32_t>(std::min<uint64_t>(gpu.sm_count(), blocks));
+  // The launch regression replaces kernel_launch_overhead_us (which it falls back to): never both.
+  p.launch_overhead_s = wave::launch_time(gpu, occ.warps_per_block, blocks).seconds;
+  double cycles = 0;
+  if (!kernel.has_counters()) {
+    // Timeline-only trace: each wave waits at least one DRAM round trip (most kernels read global memory).
+    p.estimated_without_counters = true;
+    cycles = p.waves * tuple.memory.dram;
+    p.limiter = "latency (no counters)";
+  } else {
+    const wave::KernelTuple k = wave::kernel_tuple(launch, tuple.warp_size);
+    const WavesTime t = all_waves(k, tuple, blocks, p.blocks_per_sm);
+    cycles = t.cycles;
+    p.limiter = std::string(t.limiter);
+    add_bytes(p, launch);
+  }
+  p.sm_time_s = tuple.clock_hz > 0 ? cycles / tuple.clock_hz : 0;
+  if (occ.blocks_per_sm == 0) p.limiter = "does not fit: " + std::string(limiter_name(occ.limiter));
+  return p;
+}
+
+}  // namespace warpsim::models

@@ -1,0 +1,58 @@
+#include "wave/wave_time.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "wave/warp_time.h"
+
+namespace warpsim::models::wave {
+namespace {
+
+struct NamedLevel {
+  std::string_view limiter;
+  Level level;
+};
+
+// In the paper's order (L1, L2, DRAM, uncoalesced), shared memory first: it shares the L1's data stage.
+std::array<NamedLevel, 5> levels(const KernelTuple& k, const GpuTuple& gpu, const WaveShape& shape) {
+  const double warps_sm = shape.blocks_per_sm * k.warps_per_block;
+  const double warps_gpu = shape.blocks * k.warps_per_block;
+  const WarpTraffic& t = k.traffic;
+  return {{
+      {"shared bandwidth", {&MemoryLatencies::shared, warps_sm * t.shared_wavefronts, gpu.band.shared_per_sm}},
+      {"l1 bandwidth", {&MemoryLatencies::l1, warps_sm * t.l1_bytes, gpu.band.l1_per_sm}},
+      {"l2 bandwidth", {&MemoryLatencies::l2, warps_gpu * t.l2_bytes, gpu.band.l2}},
+      {"dram bandwidth", {&MemoryLatencies::dram, warps_gpu * t.dram_bytes, gpu.band.dram}},
+      // The tag stage is each SM's own: the busiest SM's scattered sectors against one SM's rate.
+      {"uncoalesced bandwidth", {&MemoryLatencies::uncoal_extra, warps_sm * t.uncoal_bytes, gpu.band.uncoal_per_sm}},
+  }};
+}
+
+}  // namespace
+
+double warps_per_processing_block(double warps_per_sm, uint32_t processing_blocks) {
+  return std::ceil(warps_per_sm / std::max<uint32_t>(processing_blocks, 1));
+}
+
+WaveTime wave_time(const KernelTuple& kernel, const GpuTuple& gpu, const WaveShape& shape,
+                   const FixedPointOptions& options) {
+  const double warps_pb =
+      warps_per_processing_block(shape.blocks_per_sm * kernel.warps_per_block, gpu.processing_blocks);
+  const WaveTimeFn sm_time = [&](const MemoryLatencies& lat) {
+    return processing_block_time(kernel, gpu, lat, warps_pb).cycles;
+  };
+  WaveTime wave;
+  wave.latencies = gpu.memory;
+  const BlockTime start = processing_block_time(kernel, gpu, wave.latencies, warps_pb);
+  wave.cycles = start.cycles;
+  wave.limiter = start.issue_bound ? "issue" : "latency";
+  for (const NamedLevel& named : levels(kernel, gpu, shape)) {
+    const FixedPoint settled = settle_bandwidth(sm_time, wave.latencies, named.level, wave.cycles, options);
+    if (settled.time > wave.cycles * (1 + options.tolerance)) wave.limiter = named.limiter;
+    wave.cycles = std::max(wave.cycles, settled.time);
+  }
+  return wave;
+}
+
+}  // namespace warpsim::models::wave

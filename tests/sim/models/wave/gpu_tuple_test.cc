@@ -1,0 +1,62 @@
+// m_gpu from a GpuSpec: issue delays from lanes per processing block, latencies, bandwidths in bytes per cycle.
+#include "wave/gpu_tuple.h"
+
+#include <gtest/gtest.h>
+
+#include "test_gpu.h"
+
+namespace warpsim::models::wave {
+namespace {
+
+double delay(const GpuTuple& t, InstClass c) { return t.delay[index(c)]; }
+double latency(const GpuTuple& t, InstClass c) { return t.latency[index(c)]; }
+
+// H100: 4 processing blocks; lanes per block fp32 32, int 16, fp64 16, sfu 4, ldst 8.
+TEST(WaveGpuTuple, IssueDelayIsWarpSizeOverLanesPerProcessingBlock) {
+  const GpuTuple t = gpu_tuple(testing::h100());
+  EXPECT_DOUBLE_EQ(delay(t, InstClass::kFp32), 1);
+  EXPECT_DOUBLE_EQ(delay(t, InstClass::kInt), 2);
+  EXPECT_DOUBLE_EQ(delay(t, InstClass::kFp64), 2);
+  EXPECT_DOUBLE_EQ(delay(t, InstClass::kSfu), 8);
+  EXPECT_DOUBLE_EQ(delay(t, InstClass::kLsu), 4);
+  EXPECT_DOUBLE_EQ(delay(t, InstClass::kTensor), 4);  // 4096 FLOP / (4096 / 4 per block)
+  EXPECT_DOUBLE_EQ(delay(t, InstClass::kOther), 1);
+  EXPECT_EQ(t.processing_blocks, 4u);
+  EXPECT_EQ(t.sm_count, 132u);
+  EXPECT_DOUBLE_EQ(t.clock_hz, 1980e6);
+}
+
+TEST(WaveGpuTuple, IssueDelayIsAtLeastOneAndWarpSizeWithoutUnits) {
+  EXPECT_DOUBLE_EQ(issue_delay(512, 4, 32), 1);  // more lanes than a warp: still one issue
+  EXPECT_DOUBLE_EQ(issue_delay(0, 4, 32), 32);
+  EXPECT_DOUBLE_EQ(issue_delay(4, 4, 32), 32);  // one lane per block: a warp takes 32 cycles (paper's FP64 example)
+}
+
+TEST(WaveGpuTuple, LatenciesComeFromTheSpec) {
+  const GpuTuple t = gpu_tuple(testing::h100());
+  EXPECT_DOUBLE_EQ(latency(t, InstClass::kFp32), 4);
+  EXPECT_DOUBLE_EQ(latency(t, InstClass::kFp64), 8);
+  EXPECT_DOUBLE_EQ(latency(t, InstClass::kSfu), 20);
+  EXPECT_DOUBLE_EQ(latency(t, InstClass::kLsu), 29);    // shared
+  EXPECT_DOUBLE_EQ(latency(t, InstClass::kOther), 4);   // int32
+  EXPECT_DOUBLE_EQ(latency(t, InstClass::kTensor), 4);  // its issue delay
+  EXPECT_DOUBLE_EQ(t.memory.l1, 40);
+  EXPECT_DOUBLE_EQ(t.memory.l2, 263);
+  EXPECT_DOUBLE_EQ(t.memory.dram, 479);
+  EXPECT_DOUBLE_EQ(t.memory.shared, 29);
+  EXPECT_DOUBLE_EQ(t.memory.uncoal_extra, 7);  // 32 lines at 4 per clock: 8 tag passes, 7 after the first
+}
+
+TEST(WaveGpuTuple, BandwidthsAreBytesPerSmCycle) {
+  platform::GpuSpec gpu = testing::h100();
+  gpu.mutable_memory()->set_l2_bandwidth_gb_per_s(3960);
+  const GpuTuple t = gpu_tuple(gpu);
+  EXPECT_DOUBLE_EQ(t.band.l1_per_sm, 128);
+  EXPECT_DOUBLE_EQ(t.band.shared_per_sm, 1);
+  EXPECT_DOUBLE_EQ(t.band.l2, 2000);                          // 3960 GB/s at 1.98 GHz
+  EXPECT_DOUBLE_EQ(t.band.dram, 3352 * 0.92 * 1e9 / 1980e6);  // at the streaming efficiency
+  EXPECT_DOUBLE_EQ(t.band.uncoal_per_sm, 128);
+}
+
+}  // namespace
+}  // namespace warpsim::models::wave

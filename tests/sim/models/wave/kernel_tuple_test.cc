@@ -1,0 +1,88 @@
+// m_kernel from counters: per-warp instruction mix, traffic, hit fractions, uncoalesced share.
+#include "wave/kernel_tuple.h"
+
+#include <gtest/gtest.h>
+
+#include "test_launch.h"
+
+namespace warpsim::models::wave {
+namespace {
+
+// 10 blocks of 64 threads: 20 warps.
+KernelLaunch twenty_warps() {
+  KernelLaunch k = testing::launch(10, 64);
+  KernelCounters& c = *k.mutable_counters();
+  PipeInstructions& p = *c.mutable_pipes();
+  p.set_fma(2000);
+  p.set_alu(400);
+  p.set_lsu(300);
+  WarpInstructions& w = *c.mutable_warp_instructions();
+  w.set_total(3000);  // 300 neither fma, alu nor lsu
+  w.set_global_ld(100);
+  w.set_global_st(40);
+  w.set_shared_ld(60);
+  MemoryTraffic& m = *c.mutable_memory();
+  m.set_l1_bytes(20000);
+  m.set_l2_bytes(10000);
+  m.set_dram_read_bytes(2000);
+  m.set_dram_write_bytes(400);
+  m.set_shared_wavefronts(60);
+  return k;
+}
+
+TEST(WaveKernelTuple, CountsAreKernelTotalsOverWarps) {
+  const KernelTuple k = kernel_tuple(twenty_warps(), 32);
+  EXPECT_EQ(k.warps_per_block, 2u);
+  EXPECT_DOUBLE_EQ(k.mix.issued[index(InstClass::kFp32)], 100);
+  EXPECT_DOUBLE_EQ(k.mix.issued[index(InstClass::kInt)], 20);
+  EXPECT_DOUBLE_EQ(k.mix.issued[index(InstClass::kLsu)], 15);
+  EXPECT_DOUBLE_EQ(k.mix.issued[index(InstClass::kOther)], 15);  // (3000 - 2700) / 20
+  EXPECT_DOUBLE_EQ(k.mix.global_loads, 5);
+  EXPECT_DOUBLE_EQ(k.mix.stores, 2);
+  EXPECT_DOUBLE_EQ(k.mix.shared_loads, 3);
+  EXPECT_DOUBLE_EQ(k.mix.other_lsu, 5);  // (300 - 200) / 20
+  EXPECT_DOUBLE_EQ(k.syncs, 0);          // no counter counts barriers
+}
+
+TEST(WaveKernelTuple, TrafficIsPerWarp) {
+  const KernelTuple k = kernel_tuple(twenty_warps(), 32);
+  EXPECT_DOUBLE_EQ(k.traffic.l1_bytes, 1000);
+  EXPECT_DOUBLE_EQ(k.traffic.l2_bytes, 500);
+  EXPECT_DOUBLE_EQ(k.traffic.dram_bytes, 120);
+  EXPECT_DOUBLE_EQ(k.traffic.shared_wavefronts, 3);
+  EXPECT_DOUBLE_EQ(k.traffic.uncoal_bytes, 0);
+}
+
+TEST(WaveKernelTuple, HitFractionsSplitRequestsOverLevels) {
+  KernelCounters c;
+  c.mutable_memory()->set_l1_hit_rate_pct(50);
+  c.mutable_memory()->set_l2_hit_rate_pct(80);
+  const HitFractions h = hit_fractions(c);
+  EXPECT_DOUBLE_EQ(h.l1, 0.5);
+  EXPECT_DOUBLE_EQ(h.l2, 0.4);
+  EXPECT_DOUBLE_EQ(h.dram, 0.1);
+}
+
+TEST(WaveKernelTuple, MissingHitRatesSendEveryRequestToDram) {
+  const HitFractions h = hit_fractions(KernelCounters{});
+  EXPECT_DOUBLE_EQ(h.l1, 0);
+  EXPECT_DOUBLE_EQ(h.l2, 0);
+  EXPECT_DOUBLE_EQ(h.dram, 1);
+  EXPECT_DOUBLE_EQ(h.uncoal, 0);
+}
+
+// 16 sectors per request: 12 of them a coalesced request would not need.
+TEST(WaveKernelTuple, SectorsBeyondFourPerRequestAreUncoalesced) {
+  KernelLaunch k = twenty_warps();
+  k.mutable_counters()->mutable_memory()->set_l1_sectors(uint64_t{16} *
+                                                         140);  // 140 global requests (100 loads + 40 stores)
+  EXPECT_DOUBLE_EQ(hit_fractions(k.counters()).uncoal, 0.75);
+  EXPECT_DOUBLE_EQ(kernel_tuple(k, 32).traffic.uncoal_bytes, 750);
+  k.mutable_counters()->mutable_memory()->set_l1_requests(uint64_t{16} * 140 / 4);  // the L1's own request count wins
+  EXPECT_DOUBLE_EQ(hit_fractions(k.counters()).uncoal, 0);
+  k.mutable_counters()->mutable_memory()->set_l1_requests(uint64_t{16} * 140);  // one sector per request: a broadcast
+  EXPECT_DOUBLE_EQ(hit_fractions(k.counters()).uncoal, 0);
+}
+
+}  // namespace
+}  // namespace warpsim::models::wave

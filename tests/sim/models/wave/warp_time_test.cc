@@ -1,0 +1,76 @@
+// time_wp, delay_wp, time_sync and time_pb on hand-made tuples of the H100 test GPU.
+#include "wave/warp_time.h"
+
+#include <gtest/gtest.h>
+
+#include "test_gpu.h"
+
+namespace warpsim::models::wave {
+namespace {
+
+const GpuTuple kGpu = gpu_tuple(testing::h100());
+
+KernelTuple fma_warp(double fma) {
+  KernelTuple k;
+  k.warps_per_block = 8;
+  k.mix.issued[index(InstClass::kFp32)] = fma;
+  return k;
+}
+
+TEST(WaveWarpTime, DependentFmasCostTheirLatencyAndIssueOneCycleEach) {
+  const KernelTuple k = fma_warp(100);
+  EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), 100 * 4);
+  EXPECT_DOUBLE_EQ(warp_delay(k, kGpu), 100 * 1);
+}
+
+// A load waits the average latency of where requests hit: 0.5 * 40 + 0.25 * 263 + 0.25 * 479.
+TEST(WaveWarpTime, LoadsWaitTheAverageMemoryLatency) {
+  KernelTuple k;
+  k.mix.global_loads = 2;
+  k.mix.issued[index(InstClass::kLsu)] = 2;
+  k.hits = HitFractions{0.5, 0.25, 0.25, 0};
+  EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), 2 * (20 + 0.25 * 263 + 0.25 * 479));
+  EXPECT_DOUBLE_EQ(warp_delay(k, kGpu), 2 * 4);
+}
+
+TEST(WaveWarpTime, UncoalescedRequestsAddTheirExtraLatency) {
+  KernelTuple k;
+  k.mix.global_loads = 1;
+  k.hits = HitFractions{1, 0, 0, 0.5};
+  EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), 40 + 0.5 * 7);
+}
+
+TEST(WaveWarpTime, StoresCostOnlyTheirIssueAndSharedLoadsTheSharedLatency) {
+  KernelTuple k;
+  k.mix.stores = 3;
+  k.mix.shared_loads = 2;
+  EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), 3 * 4 + 2 * 29);
+}
+
+TEST(WaveWarpTime, BarriersWaitForTheBlocksOtherWarps) {
+  KernelTuple k = fma_warp(0);
+  k.syncs = 2;
+  EXPECT_DOUBLE_EQ(sync_time(k, kGpu), 2 * 4 * 7);
+  EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), 2 * 4 * 7);
+}
+
+// One warp of 100 dependent FMAs: 400 cycles of latency against 100 of issue.
+TEST(WaveWarpTime, FewWarpsAreLatencyBound) {
+  const BlockTime t = processing_block_time(fma_warp(100), kGpu, kGpu.memory, 2);
+  EXPECT_DOUBLE_EQ(t.cycles, 400);
+  EXPECT_FALSE(t.issue_bound);
+}
+
+// Eight warps issue 800 cycles of FMAs on one scheduler: more than one warp's 400-cycle path.
+TEST(WaveWarpTime, ManyWarpsAreIssueBound) {
+  const BlockTime t = processing_block_time(fma_warp(100), kGpu, kGpu.memory, 8);
+  EXPECT_DOUBLE_EQ(t.cycles, 800);
+  EXPECT_TRUE(t.issue_bound);
+}
+
+TEST(WaveWarpTime, AnEmptyProcessingBlockTakesNoTime) {
+  EXPECT_DOUBLE_EQ(processing_block_time(fma_warp(100), kGpu, kGpu.memory, 0).cycles, 0);
+}
+
+}  // namespace
+}  // namespace warpsim::models::wave

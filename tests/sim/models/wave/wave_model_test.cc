@@ -1,0 +1,135 @@
+// The wave model end to end: waves and tail, launch time (fit or overhead, never both), fallback without counters,
+// bytes for the replay, determinism and the predictive rule.
+#include "wave/wave_model.h"
+
+#include <gtest/gtest.h>
+
+#include "registry.h"
+#include "test_gpu.h"
+#include "test_launch.h"
+
+namespace warpsim::models {
+namespace {
+
+constexpr double kClockHz = 1980e6;
+constexpr uint64_t kFmaPerBlock = 8192;  // 8 warps of 1024 FMAs
+
+KernelPrediction predict(const KernelLaunch& k, const platform::GpuSpec& gpu = testing::h100()) {
+  return WaveModel().predict(KernelView::of(k), gpu);
+}
+
+platform::GpuSpec one_block_per_sm() {
+  platform::GpuSpec gpu = testing::h100();
+  gpu.mutable_sm()->set_max_blocks(1);
+  return gpu;
+}
+
+// 8 warps per block, 1024 FMAs per warp; one block per SM: 2 warps per processing block issue 2048 cycles, less
+// than one warp's dependent 4096.
+TEST(WaveModel, OneWaveOfLatencyBoundBlocks) {
+  const KernelPrediction p = predict(testing::fma_kernel(132, 256, kFmaPerBlock), one_block_per_sm());
+  EXPECT_DOUBLE_EQ(p.sm_time_s, 4096 / kClockHz);
+  EXPECT_EQ(p.limiter, "latency");
+  EXPECT_EQ(p.waves, 1u);
+  EXPECT_EQ(p.blocks_per_sm, 1u);
+  EXPECT_EQ(p.sms_used, 132u);
+  EXPECT_FALSE(p.estimated_without_counters);
+}
+
+// Three full waves cost three wave times; one block more adds a tail wave of one block (the same per-SM load).
+TEST(WaveModel, FullWavesAndTail) {
+  const platform::GpuSpec gpu = one_block_per_sm();
+  const double one = predict(testing::fma_kernel(132, 256, kFmaPerBlock), gpu).sm_time_s;
+  const KernelPrediction three = predict(testing::fma_kernel(3 * 132, 256, kFmaPerBlock), gpu);
+  const KernelPrediction tail = predict(testing::fma_kernel(3 * 132 + 1, 256, kFmaPerBlock), gpu);
+  EXPECT_DOUBLE_EQ(three.sm_time_s, 3 * one);
+  EXPECT_EQ(three.waves, 3u);
+  EXPECT_DOUBLE_EQ(tail.sm_time_s, 4 * one);
+  EXPECT_EQ(tail.waves, 4u);
+}
+
+// A full wave of 8 blocks of 8 warps per SM: 16 warps per processing block, issue-bound at 16 * 1024 cycles.
+TEST(WaveModel, ResidentBlocksShareTheProcessingBlocks) {
+  const KernelPrediction p = predict(testing::fma_kernel(8 * 132, 256, kFmaPerBlock));
+  EXPECT_EQ(p.blocks_per_sm, 8u);
+  EXPECT_DOUBLE_EQ(p.sm_time_s, 16 * 1024 / kClockHz);
+  EXPECT_EQ(p.limiter, "issue");
+}
+
+TEST(WaveModel, LaunchTimeIsTheFitWhenThereIsOneAndTheOverheadOtherwise) {
+  const KernelLaunch k = testing::fma_kernel(1000, 256, 8);
+  EXPECT_DOUBLE_EQ(predict(k).launch_overhead_s, 2e-6);
+  platform::GpuSpec gpu = testing::h100();
+  platform::LaunchFit& fit = *gpu.add_launch_fits();
+  fit.set_block_warps(8);
+  fit.set_x0_ns(700);
+  fit.set_x1_ns_per_block(0.5);
+  EXPECT_NEAR(predict(k, gpu).launch_overhead_s, 1200e-9, 1e-18);  // not 1.2 us + the 2 us overhead
+}
+
+TEST(WaveModel, WithoutCountersOneDramLatencyPerWave) {
+  const KernelPrediction p = predict(testing::launch(3 * 132, 1024));  // 2 blocks of 32 warps per SM: 2 waves
+  EXPECT_TRUE(p.estimated_without_counters);
+  EXPECT_EQ(p.waves, 2u);
+  EXPECT_DOUBLE_EQ(p.sm_time_s, 2 * 479 / kClockHz);
+  EXPECT_EQ(p.limiter, "latency (no counters)");
+  EXPECT_EQ(p.dram_bytes, 0u);
+}
+
+TEST(WaveModel, BytesGoToTheReplay) {
+  KernelLaunch k = testing::fma_kernel(132, 256, 1024);
+  MemoryTraffic& m = *k.mutable_counters()->mutable_memory();
+  m.set_dram_read_bytes(1 << 20);
+  m.set_dram_write_bytes(1 << 10);
+  m.set_l2_bytes(3 << 20);
+  m.set_l2_peer_sectors(10);
+  const KernelPrediction p = predict(k);
+  EXPECT_EQ(p.dram_bytes, (1u << 20) + (1u << 10));
+  EXPECT_EQ(p.l2_bytes, 3u << 20);
+  EXPECT_EQ(p.peer_bytes, 320u);
+}
+
+// DRAM-bound: 1 GB of reads in one wave takes at least 1 GB over the DRAM's streaming bandwidth.
+TEST(WaveModel, DramBoundKernelTakesTheDramTime) {
+  KernelLaunch k = testing::fma_kernel(132, 256, 1024);
+  k.mutable_counters()->mutable_warp_instructions()->set_global_ld(uint64_t{132} * 8);
+  k.mutable_counters()->mutable_memory()->set_dram_read_bytes(1ull << 30);
+  const KernelPrediction p = predict(k);
+  EXPECT_NEAR(p.sm_time_s, (1ull << 30) / (3352e9 * 0.92), 1e-3 * p.sm_time_s);
+  EXPECT_EQ(p.limiter, "dram bandwidth");
+}
+
+TEST(WaveModel, BlockThatDoesNotFitRunsAloneAndSaysSo) {
+  const KernelPrediction p = predict(testing::fma_kernel(132, 256, 8), [] {
+    platform::GpuSpec gpu = testing::h100();
+    gpu.mutable_sm()->set_max_warps(4);
+    return gpu;
+  }());
+  EXPECT_EQ(p.blocks_per_sm, 1u);
+  EXPECT_EQ(p.limiter, "does not fit: warps");
+}
+
+// The predictive rule: recorded times are invisible, so changing them changes nothing; and the same input gives the
+// same answer.
+TEST(WaveModel, DeterministicAndBlindToRecordedTimes) {
+  KernelLaunch k = testing::fma_kernel(1000, 256, 4096);
+  k.mutable_counters()->mutable_warp_instructions()->set_global_ld(5000);
+  k.mutable_counters()->mutable_memory()->set_dram_read_bytes(1 << 26);
+  k.mutable_counters()->mutable_memory()->set_l1_hit_rate_pct(30);
+  const KernelPrediction a = predict(k);
+  k.set_start_ns(1000);
+  k.set_end_ns(999'000'000);
+  const KernelPrediction b = predict(k);
+  EXPECT_EQ(a.sm_time_s, b.sm_time_s);
+  EXPECT_EQ(a.launch_overhead_s, b.launch_overhead_s);
+  EXPECT_EQ(a.limiter, b.limiter);
+  EXPECT_EQ(predict(k).sm_time_s, b.sm_time_s);
+}
+
+TEST(WaveModel, RegisteredAsWave) {
+  const std::unique_ptr<KernelModel> model = make_model("wave");
+  EXPECT_EQ(model->name(), "wave");
+}
+
+}  // namespace
+}  // namespace warpsim::models

@@ -1,0 +1,81 @@
+// One wave on the busiest SM and processing block, raised by the bandwidth fixed points.
+#include "wave/wave_time.h"
+
+#include <gtest/gtest.h>
+
+#include "test_gpu.h"
+
+namespace warpsim::models::wave {
+namespace {
+
+const GpuTuple kGpu = gpu_tuple(testing::h100());
+
+KernelTuple fma_kernel(double fma_per_warp, uint32_t warps_per_block) {
+  KernelTuple k;
+  k.warps_per_block = warps_per_block;
+  k.mix.issued[index(InstClass::kFp32)] = fma_per_warp;
+  return k;
+}
+
+TEST(WaveTime, WarpsSpreadRoundRobinOverProcessingBlocks) {
+  EXPECT_DOUBLE_EQ(warps_per_processing_block(64, 4), 16);
+  EXPECT_DOUBLE_EQ(warps_per_processing_block(10, 4), 3);
+  EXPECT_DOUBLE_EQ(warps_per_processing_block(1, 4), 1);
+}
+
+// 8 blocks of 8 warps on an SM: 16 warps per processing block issue 16 * 100 cycles, more than one warp's 400.
+TEST(WaveTime, FullSmIsIssueBound) {
+  const WaveTime t = wave_time(fma_kernel(100, 8), kGpu, {8 * 132, 8});
+  EXPECT_DOUBLE_EQ(t.cycles, 1600);
+  EXPECT_EQ(t.limiter, "issue");
+}
+
+// One block of one warp: its own dependent path.
+TEST(WaveTime, LoneWarpIsLatencyBound) {
+  const WaveTime t = wave_time(fma_kernel(100, 1), kGpu, {1, 1});
+  EXPECT_DOUBLE_EQ(t.cycles, 400);
+  EXPECT_EQ(t.limiter, "latency");
+}
+
+// Each warp loads once from DRAM and moves 1 MB: 132 SMs x 64 warps x 1 MB over the DRAM's bytes per cycle.
+TEST(WaveTime, DramDemandAboveBandwidthSetsTheWaveTime) {
+  KernelTuple k = fma_kernel(1, 8);
+  k.mix.global_loads = 1;
+  k.traffic.dram_bytes = 1e6;
+  k.traffic.l2_bytes = 1e6;  // the test GPU gives the L2 no bandwidth limit (0)
+  const WaveTime t = wave_time(k, kGpu, {8 * 132, 8});
+  EXPECT_NEAR(t.cycles, 132 * 64 * 1e6 / kGpu.band.dram, 1e-3 * t.cycles);
+  EXPECT_EQ(t.limiter, "dram bandwidth");
+  EXPECT_GT(t.latencies.dram, kGpu.memory.dram);  // congestion made DRAM requests slower
+}
+
+TEST(WaveTime, DemandWithinBandwidthLeavesTheLatencies) {
+  KernelTuple k = fma_kernel(100, 8);
+  k.mix.global_loads = 1;
+  k.traffic.dram_bytes = 32;
+  const WaveTime t = wave_time(k, kGpu, {8 * 132, 8});
+  EXPECT_DOUBLE_EQ(t.latencies.dram, kGpu.memory.dram);
+  EXPECT_NE(t.limiter, "dram bandwidth");
+}
+
+// L1 is per SM: 8 blocks x 8 warps x 128 KB at 128 B per cycle.
+TEST(WaveTime, L1DemandIsTheSmsOwn) {
+  KernelTuple k = fma_kernel(1, 8);
+  k.traffic.l1_bytes = 128e3;
+  const WaveTime t = wave_time(k, kGpu, {8 * 132, 8});
+  EXPECT_NEAR(t.cycles, 64 * 1000, 1e-3 * 64 * 1000);
+  EXPECT_EQ(t.limiter, "l1 bandwidth");
+}
+
+// Bank conflicts: 10 wavefronts per warp, 64 warps, one wavefront per cycle.
+TEST(WaveTime, SharedWavefrontsAtOnePerCycle) {
+  KernelTuple k = fma_kernel(1, 8);
+  k.mix.shared_loads = 1;
+  k.traffic.shared_wavefronts = 10;
+  const WaveTime t = wave_time(k, kGpu, {8 * 132, 8});
+  EXPECT_NEAR(t.cycles, 640, 1e-3 * 640);
+  EXPECT_EQ(t.limiter, "shared bandwidth");
+}
+
+}  // namespace
+}  // namespace warpsim::models::wave
