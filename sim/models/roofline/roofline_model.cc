@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "launch_time.h"
 #include "occupancy.h"
 
 namespace warpsim::models {
@@ -33,6 +34,16 @@ double latency_floor(bool reads_global, const platform::SmSpec& sm) {
 }
 
 double seconds(double cycles, const platform::GpuSpec& gpu) { return cycles / (gpu.sm_clock_mhz() * 1e6); }
+
+// One more roof: a kernel lasts at least as long as the same grid of empty blocks, whose time the launch
+// microbenchmark measured (launch_fits: x0 + blocks * x1, the block scheduler's dispatch rate). Its work overlaps
+// the dispatch, so this bounds the kernel instead of adding to it.
+void apply_dispatch_roof(KernelPrediction& p, const LaunchTime& empty_grid) {
+  const double dispatch_s = empty_grid.seconds - p.launch_overhead_s;
+  if (dispatch_s <= p.sm_time_s) return;
+  p.sm_time_s = dispatch_s;
+  p.limiter = "block dispatch";
+}
 
 }  // namespace
 
@@ -101,6 +112,7 @@ KernelPrediction RooflineModel::predict(const KernelView& kernel, const platform
     p.peer_bytes = work.peer_bytes;
     p.sysmem_bytes = work.sysmem_bytes;
   }
+  apply_dispatch_roof(p, launch_time(gpu, occ.warps_per_block, blocks));
   if (occ.blocks_per_sm == 0) p.limiter = "does not fit: " + std::string(limiter_name(occ.limiter));
   return p;
 }

@@ -6,7 +6,7 @@
 #include "occupancy.h"
 #include "wave/gpu_tuple.h"
 #include "wave/kernel_tuple.h"
-#include "wave/launch_time.h"
+#include "launch_time.h"
 #include "wave/wave_time.h"
 
 namespace warpsim::models {
@@ -60,7 +60,7 @@ KernelPrediction WaveModel::predict(const KernelView& kernel, const platform::Gp
   p.theoretical_occupancy = occ.theoretical;
   p.sms_used = static_cast<uint32_t>(std::min<uint64_t>(gpu.sm_count(), blocks));
   // The launch regression replaces kernel_launch_overhead_us (which it falls back to): never both.
-  p.launch_overhead_s = wave::launch_time(gpu, occ.warps_per_block, blocks).seconds;
+  p.launch_overhead_s = launch_time(gpu, occ.warps_per_block, blocks).seconds;
   double cycles = 0;
   if (!kernel.has_counters()) {
     // Timeline-only trace: each wave waits at least one DRAM round trip (most kernels read global memory).

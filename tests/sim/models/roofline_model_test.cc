@@ -73,6 +73,21 @@ TEST(Roofline, BytesPassThroughAndStayOutOfSmTime) {
 }
 
 // One warp, one load and one FMA: the wave still waits one DRAM latency (479 cycles in the test spec).
+TEST(Roofline, ManyLightBlocksAreBoundByBlockDispatch) {
+  platform::GpuSpec gpu = testing::h100();
+  platform::LaunchFit& fit = *gpu.add_launch_fits();
+  fit.set_block_warps(8);
+  fit.set_x0_ns(800);
+  fit.set_x1_ns_per_block(0.6);
+  const KernelPrediction light = predict(testing::fma_kernel(262144, 256, 64), gpu);
+  EXPECT_EQ(light.limiter, "block dispatch");
+  EXPECT_NEAR(light.sm_time_s + light.launch_overhead_s, (800 + 262144 * 0.6) * 1e-9, 1e-12);
+  // Heavy blocks: their work, not the dispatch, sets the time.
+  const KernelPrediction heavy = predict(testing::fma_kernel(528, 256, 8192), gpu);
+  EXPECT_EQ(heavy.limiter, "fma pipe");
+  EXPECT_DOUBLE_EQ(heavy.sm_time_s, predict(testing::fma_kernel(528, 256, 8192)).sm_time_s);
+}
+
 TEST(Roofline, TinyKernelWaitsOneDramLatency) {
   KernelLaunch k = testing::fma_kernel(1, 32, 1);
   k.mutable_counters()->mutable_warp_instructions()->set_global_ld(1);

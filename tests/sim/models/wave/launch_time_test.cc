@@ -1,5 +1,5 @@
 // Launch time from the GpuSpec's launch_fits: exact, interpolated, clamped; the overhead constant without fits.
-#include "wave/launch_time.h"
+#include "launch_time.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-#include "wave/launch_time.h"
+#include "launch_time.h"
 
 #include <algorithm>
 
-namespace warpsim::models::wave {
+namespace warpsim::models {
 namespace {
 
 struct LaunchLine {
@@ -35,4 +35,4 @@ LaunchTime launch_time(const platform::GpuSpec& gpu, uint32_t block_warps, uint6
   return {std::max(0.0, ns) * 1e-9, true};
 }
 
-}  // namespace warpsim::models::wave
+}  // namespace warpsim::models

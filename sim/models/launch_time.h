@@ -1,5 +1,5 @@
 #pragma once
-// The launch time paper 001 adds before a kernel's waves, from the GpuSpec's launch_fits (one line per block size,
+// A kernel's launch time (paper 001 adds it before the waves; roofline takes it as the shortest a grid can last), from the GpuSpec's launch_fits (one line per block size,
 // t = x0 + grid blocks * x1). A block size between two fitted ones takes the line interpolated linearly in warps
 // between them; outside the fitted range, the nearest one. A GPU without fits falls back to
 // kernel_launch_overhead_us, whatever the grid.
@@ -7,7 +7,7 @@
 
 #include "platform.pb.h"
 
-namespace warpsim::models::wave {
+namespace warpsim::models {
 
 struct LaunchTime {
   double seconds = 0;
@@ -16,4 +16,4 @@ struct LaunchTime {
 
 LaunchTime launch_time(const platform::GpuSpec& gpu, uint32_t block_warps, uint64_t grid_blocks);
 
-}  // namespace warpsim::models::wave
+}  // namespace warpsim::models
