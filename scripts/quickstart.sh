@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on the traces shipped with warpsim: simulate every real recording that has counters on its own GPU's
 # node and on the other GPU's, compare each simulation with a real recording, and print the accuracy table
-# (scripts/validate.sh). Before the table, one full comparison shows what `warpsim compare` reports per kernel.
+# (scripts/validate.sh), then the summary for every SM model. Before the tables, one full comparison shows what
+# `warpsim compare` reports per kernel.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -15,5 +16,8 @@ echo
 echo "\$ warpsim compare $real.timeline.wstrace sim.wstrace"
 build/sim/warpsim compare "$real.timeline.wstrace" "$tmp/sim.wstrace"
 echo
-echo "\$ scripts/validate.sh   # every shipped workload, same GPU and cross GPU"
+echo "\$ scripts/validate.sh   # every shipped workload with roofline, same GPU and cross GPU"
 scripts/validate.sh
+echo
+echo "\$ scripts/validate.sh --model all   # the accuracy table: every SM model (about 2-3 minutes)"
+WARPSIM_NO_BUILD=1 scripts/validate.sh --model all
