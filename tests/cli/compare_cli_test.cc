@@ -1,13 +1,13 @@
 // `warpsim compare` and `warpsim timeline` as users run them: the binary, real files, exit statuses and stderr.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdlib>
 #include <set>
 
+#include "run_warpsim.h"
 #include "sample_trace.h"
 
 namespace warpsim {
@@ -15,27 +15,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
-struct CommandResult {
-  int exit_status = -1;  // -1: killed by a signal
-  std::string out;
-  std::string err;
-};
-
-CommandResult run_warpsim(const std::string& arguments) {
-  const auto dir = testing::fresh_temp_dir();
-  const std::string command =
-      std::string(WARPSIM_BINARY) + " " + arguments + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
-  const int status = std::system(command.c_str());
-  CommandResult result;
-  result.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.out = testing::read_file(dir / "out");
-  result.err = testing::read_file(dir / "err");
-  return result;
-}
-
-std::string shipped_trace(const std::string& name) {
-  return std::string(WARPSIM_TEST_DATA) + "/../../workloads/traces/" + name;
-}
+using testing::CommandResult;
+using testing::data;
+using testing::run_warpsim;
+using testing::shipped_trace;
 
 Event launch(std::uint32_t stream, const std::string& name, std::uint64_t correlation, std::uint64_t start_ns,
              std::uint64_t duration_ns) {

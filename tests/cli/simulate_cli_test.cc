@@ -1,13 +1,13 @@
 // `warpsim simulate` as users run it: each run is its own process, as SimGrid needs.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <vector>
 
 #include "read_all.h"
+#include "run_warpsim.h"
 #include "sample_trace.h"
 #include "trace_reader.h"
 
@@ -16,25 +16,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
-struct CommandResult {
-  int exit_status = -1;
-  std::string out;
-  std::string err;
-};
-
-CommandResult run_warpsim(const std::string& arguments) {
-  const auto dir = testing::fresh_temp_dir();
-  const std::string command =
-      std::string(WARPSIM_BINARY) + " " + arguments + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
-  const int status = std::system(command.c_str());
-  CommandResult result;
-  result.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.out = testing::read_file(dir / "out");
-  result.err = testing::read_file(dir / "err");
-  return result;
-}
-
-std::string data(const std::string& name) { return std::string(WARPSIM_TEST_DATA) + "/" + name; }
+using testing::CommandResult;
+using testing::data;
+using testing::run_warpsim;
+using testing::shipped_trace;
 
 std::vector<std::uint64_t> kernel_durations(const std::filesystem::path& trace) {
   std::vector<std::uint64_t> durations;
