@@ -15,6 +15,8 @@ const std::vector<ModelInfo>& known_models() {
        [] { return std::make_unique<RooflineModel>(); }},
       {"wave", "paper 001: latency- or issue-bound processing blocks, bandwidth fixed points, waves; fitted launch",
        [] { return std::make_unique<WaveModel>(); }},
+      {"wave-pipes", "wave with the scheduler's issue slots and each pipe's occupancy overlapping, not summed",
+       [] { return std::make_unique<WaveModel>(wave::IssueRule::kPipesOverlap); }},
       {"mwp", "Hong & Kim ISCA 2009: memory vs computation warp parallelism per SM, repetitions with tail",
        [] { return std::make_unique<MwpModel>(); }},
       {"petri", "paper 000's warp Petri net per SM and wave; latencies, pipes, DRAM slots from the platform",

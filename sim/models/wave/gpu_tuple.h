@@ -28,7 +28,14 @@ struct Bandwidths {
   double uncoal_per_sm = 0;  // sectors of scattered requests an L1 tag stage resolves per clock, in bytes
 };
 
+/// How a processing block's issue time adds up over instruction classes. Paper 001 sums every instruction's issue
+/// delay (a wide-pipe FP32 instruction and a narrow-pipe integer one never overlap). `kPipesOverlap` is the hardware
+/// view: the scheduler issues one instruction per clock and each pipe accepts one every `delay` clocks, so the time
+/// is the larger of the issue slots and the busiest pipe's occupancy.
+enum class IssueRule { kSumOfDelays, kPipesOverlap };
+
 struct GpuTuple {
+  IssueRule issue = IssueRule::kSumOfDelays;
   uint32_t sm_count = 0;
   uint32_t processing_blocks = 0;  // warp schedulers per SM
   uint32_t warp_size = 0;

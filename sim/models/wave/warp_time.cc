@@ -1,5 +1,6 @@
 #include "wave/warp_time.h"
 
+#include <algorithm>
 #include <array>
 
 namespace warpsim::models::wave {
@@ -24,9 +25,13 @@ double warp_time(const KernelTuple& kernel, const GpuTuple& gpu, const MemoryLat
 }
 
 double warp_delay(const KernelTuple& kernel, const GpuTuple& gpu) {
-  double cycles = 0;
-  for (std::size_t c = 0; c < kInstClassCount; ++c) cycles += kernel.mix.issued[c] * gpu.delay[c];
-  return cycles;
+  double summed = 0, slots = 0, busiest_pipe = 0;
+  for (std::size_t c = 0; c < kInstClassCount; ++c) {
+    summed += kernel.mix.issued[c] * gpu.delay[c];
+    slots += kernel.mix.issued[c];
+    busiest_pipe = std::max(busiest_pipe, kernel.mix.issued[c] * gpu.delay[c]);
+  }
+  return gpu.issue == IssueRule::kPipesOverlap ? std::max(slots, busiest_pipe) : summed;
 }
 
 double sync_time(const KernelTuple& kernel, const GpuTuple& gpu) {

@@ -14,7 +14,8 @@ namespace warpsim::models::wave {
 /// Cycles one warp alone needs when each instruction waits for the one before (README.md, "dependent path").
 double warp_time(const KernelTuple& kernel, const GpuTuple& gpu, const MemoryLatencies& lat);
 
-/// Cycles one warp occupies its processing block's issue: sum over classes of count * issue delay.
+/// Cycles one warp occupies its processing block's issue: sum over classes of count * issue delay (paper 001), or
+/// with IssueRule::kPipesOverlap the larger of its instruction count and its busiest pipe's count * delay.
 double warp_delay(const KernelTuple& kernel, const GpuTuple& gpu);
 
 /// time_sync = syncs * delay_dep * (warps per block - 1), delay_dep the LSU issue delay (README.md).

@@ -53,7 +53,8 @@ KernelPrediction WaveModel::predict(const KernelView& kernel, const platform::Gp
   const KernelLaunch& launch = kernel.launch();
   const Occupancy occ = occupancy(launch, gpu.sm());
   const uint64_t blocks = grid_blocks(launch);
-  const wave::GpuTuple tuple = wave::gpu_tuple(gpu);
+  wave::GpuTuple tuple = wave::gpu_tuple(gpu);
+  tuple.issue = issue_;
   KernelPrediction p;
   p.blocks_per_sm = std::max<uint32_t>(occ.blocks_per_sm, 1);  // a block that does not fit still runs, alone
   p.waves = static_cast<uint32_t>(waves(blocks, p.blocks_per_sm, gpu.sm_count()));

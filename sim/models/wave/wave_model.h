@@ -16,13 +16,19 @@
 #include <string_view>
 
 #include "kernel_model.h"
+#include "wave/gpu_tuple.h"
 
 namespace warpsim::models {
 
+/// `wave` as published (issue delays summed over classes) or `wave-pipes` (pipes overlap: wave/gpu_tuple.h, IssueRule).
 class WaveModel final : public KernelModel {
  public:
-  std::string_view name() const override { return "wave"; }
+  explicit WaveModel(wave::IssueRule issue = wave::IssueRule::kSumOfDelays) : issue_(issue) {}
+  std::string_view name() const override { return issue_ == wave::IssueRule::kSumOfDelays ? "wave" : "wave-pipes"; }
   KernelPrediction predict(const KernelView& kernel, const platform::GpuSpec& gpu) const override;
+
+ private:
+  wave::IssueRule issue_;
 };
 
 }  // namespace warpsim::models

@@ -68,6 +68,20 @@ TEST(WaveWarpTime, ManyWarpsAreIssueBound) {
   EXPECT_TRUE(t.issue_bound);
 }
 
+// FP32 (delay 1 on H100: 128 lanes over 4 schedulers) and INT32 (delay 2: 64 lanes) go to different pipes.
+TEST(WaveWarpTime, PaperSumsIssueDelaysOverClassesWhilePipesOverlapInTheHardwareView) {
+  KernelTuple k = fma_warp(100);
+  k.mix.issued[index(InstClass::kInt)] = 100;
+  EXPECT_DOUBLE_EQ(warp_delay(k, kGpu), 100 * 1 + 100 * 2);
+  GpuTuple overlapping = kGpu;
+  overlapping.issue = IssueRule::kPipesOverlap;
+  EXPECT_DOUBLE_EQ(warp_delay(k, overlapping), 200);  // 200 issue slots; the integer pipe is busy 200 cycles too
+  k.mix.issued[index(InstClass::kInt)] = 10;
+  EXPECT_DOUBLE_EQ(warp_delay(k, overlapping), 110);  // issue slots bound: the integer pipe is busy only 20
+  k.mix.issued[index(InstClass::kFp32)] = 0;
+  EXPECT_DOUBLE_EQ(warp_delay(k, overlapping), 20);  // a lone narrow pipe: its occupancy bounds
+}
+
 TEST(WaveWarpTime, AnEmptyProcessingBlockTakesNoTime) {
   EXPECT_DOUBLE_EQ(processing_block_time(fma_warp(100), kGpu, kGpu.memory, 0).cycles, 0);
 }
