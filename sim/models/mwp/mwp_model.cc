@@ -5,6 +5,7 @@
 
 #include "kernel_work.h"
 #include "occupancy.h"
+#include "prediction_shape.h"
 
 namespace warpsim::models {
 namespace mwp {
@@ -122,8 +123,6 @@ Repetitions repetitions(uint64_t blocks, uint32_t blocks_per_sm, uint32_t sm_cou
                      static_cast<uint32_t>(std::min(tail, sms))};
 }
 
-double seconds(double cycles, const platform::GpuSpec& gpu) { return cycles / (gpu.sm_clock_mhz() * 1e6); }
-
 // Exec_cycles_app (+ Synch_cost, 0 without barrier counts) over all repetitions; `limiter` from the costlier part.
 double exec_cycles_app(const mwp::MwpInputs& in, const Repetitions& reps, uint32_t blocks_per_sm,
                        uint32_t warps_per_block, const platform::GpuSpec& gpu, std::string& limiter) {
@@ -148,29 +147,18 @@ KernelPrediction MwpModel::predict(const KernelView& kernel, const platform::Gpu
   const KernelLaunch& launch = kernel.launch();
   const Occupancy occ = occupancy(launch, gpu.sm());
   const uint64_t blocks = grid_blocks(launch);
-  KernelPrediction p;
-  p.blocks_per_sm = std::max<uint32_t>(occ.blocks_per_sm, 1);  // a block that does not fit still runs, alone
-  p.waves = static_cast<uint32_t>(waves(blocks, p.blocks_per_sm, gpu.sm_count()));
-  p.theoretical_occupancy = occ.theoretical;
-  p.sms_used = static_cast<uint32_t>(std::min<uint64_t>(gpu.sm_count(), blocks));
-  p.launch_overhead_s = gpu.kernel_launch_overhead_us() * 1e-6;
+  KernelPrediction p = shaped_prediction(launch, occ, gpu);
   if (!kernel.has_counters()) {
     // Timeline-only trace: as roofline, one DRAM latency per repetition (a warp with one load and nothing else).
-    p.estimated_without_counters = true;
-    p.sm_time_s = seconds(p.waves * gpu.sm().latency_cycles().dram(), gpu);
-    p.limiter = "latency (no counters)";
+    p.sm_time_s = cycles_to_seconds(no_counters_cycles(p, gpu), gpu);
   } else {
-    const KernelWork work = kernel_work(launch.counters());
     const uint32_t warps_per_block = std::max<uint32_t>(occ.warps_per_block, 1);
     const mwp::MwpInputs in = mwp::mwp_inputs(launch.counters(), blocks * warps_per_block, gpu);
     const Repetitions reps = repetitions(blocks, p.blocks_per_sm, gpu.sm_count());
-    p.sm_time_s = seconds(exec_cycles_app(in, reps, p.blocks_per_sm, warps_per_block, gpu, p.limiter), gpu);
-    p.dram_bytes = work.dram_bytes;
-    p.l2_bytes = work.l2_bytes;
-    p.peer_bytes = work.peer_bytes;
-    p.sysmem_bytes = work.sysmem_bytes;
+    p.sm_time_s = cycles_to_seconds(exec_cycles_app(in, reps, p.blocks_per_sm, warps_per_block, gpu, p.limiter), gpu);
+    add_bytes(p, kernel_work(launch.counters()));
   }
-  if (occ.blocks_per_sm == 0) p.limiter = "does not fit: " + std::string(limiter_name(occ.limiter));
+  mark_does_not_fit(p, occ);
   return p;
 }
 

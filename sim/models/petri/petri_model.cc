@@ -5,11 +5,10 @@
 
 #include "kernel_work.h"
 #include "occupancy.h"
+#include "prediction_shape.h"
 
 namespace warpsim::models::petri {
 namespace {
-
-double seconds(double cycles, const platform::GpuSpec& gpu) { return cycles / (gpu.sm_clock_mhz() * 1e6); }
 
 // More than half the steps without a ready warp: latency bounds the kernel, else issuing does.
 std::string limiter(const KernelCycles& c) { return c.idle_cycles * 2 > c.cycles ? "latency" : "issue"; }
@@ -37,29 +36,17 @@ KernelCycles kernel_cycles(Variant variant, const KernelLaunch& launch, const pl
 KernelPrediction PetriModel::predict(const KernelView& kernel, const platform::GpuSpec& gpu) const {
   const KernelLaunch& launch = kernel.launch();
   const Occupancy occ = occupancy(launch, gpu.sm());
-  const uint64_t blocks = grid_blocks(launch);
-  KernelPrediction p;
-  p.blocks_per_sm = std::max<uint32_t>(occ.blocks_per_sm, 1);
-  p.waves = static_cast<uint32_t>(waves(blocks, p.blocks_per_sm, gpu.sm_count()));
-  p.theoretical_occupancy = occ.theoretical;
-  p.sms_used = static_cast<uint32_t>(std::min<uint64_t>(gpu.sm_count(), blocks));
-  p.launch_overhead_s = gpu.kernel_launch_overhead_us() * 1e-6;
+  KernelPrediction p = shaped_prediction(launch, occ, gpu);
   if (!kernel.has_counters()) {
     // As roofline: only the launch configuration; one DRAM latency per wave, a lower bound.
-    p.estimated_without_counters = true;
-    p.sm_time_s = seconds(p.waves * gpu.sm().latency_cycles().dram(), gpu);
-    p.limiter = "latency (no counters)";
+    p.sm_time_s = cycles_to_seconds(no_counters_cycles(p, gpu), gpu);
   } else {
     const KernelCycles c = kernel_cycles(variant_, launch, gpu, options_);
-    p.sm_time_s = seconds(c.cycles, gpu);
+    p.sm_time_s = cycles_to_seconds(c.cycles, gpu);
     p.limiter = limiter(c);
-    const KernelWork work = kernel_work(launch.counters());
-    p.dram_bytes = work.dram_bytes;
-    p.l2_bytes = work.l2_bytes;
-    p.peer_bytes = work.peer_bytes;
-    p.sysmem_bytes = work.sysmem_bytes;
+    add_bytes(p, kernel_work(launch.counters()));
   }
-  if (occ.blocks_per_sm == 0) p.limiter = "does not fit: " + std::string(limiter_name(occ.limiter));
+  mark_does_not_fit(p, occ);
   return p;
 }
 

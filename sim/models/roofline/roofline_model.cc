@@ -5,6 +5,7 @@
 
 #include "launch_time.h"
 #include "occupancy.h"
+#include "prediction_shape.h"
 
 namespace warpsim::models {
 namespace {
@@ -32,8 +33,6 @@ double per_clock(double amount, double rate) { return rate <= 0 ? 0 : amount / r
 double latency_floor(bool reads_global, const platform::SmSpec& sm) {
   return reads_global ? sm.latency_cycles().dram() : sm.latency_cycles().fp32();
 }
-
-double seconds(double cycles, const platform::GpuSpec& gpu) { return cycles / (gpu.sm_clock_mhz() * 1e6); }
 
 // One more roof: a kernel lasts at least as long as the same grid of empty blocks, whose time the launch
 // microbenchmark measured (launch_fits: x0 + blocks * x1, the block scheduler's dispatch rate). Its work overlaps
@@ -89,31 +88,21 @@ KernelPrediction RooflineModel::predict(const KernelView& kernel, const platform
   const KernelLaunch& launch = kernel.launch();
   const Occupancy occ = occupancy(launch, gpu.sm());
   const uint64_t blocks = grid_blocks(launch);
-  KernelPrediction p;
-  p.blocks_per_sm = std::max<uint32_t>(occ.blocks_per_sm, 1);  // a block that does not fit still runs, alone
-  p.waves = static_cast<uint32_t>(waves(blocks, p.blocks_per_sm, gpu.sm_count()));
-  p.theoretical_occupancy = occ.theoretical;
-  p.sms_used = static_cast<uint32_t>(std::min<uint64_t>(gpu.sm_count(), blocks));
-  p.launch_overhead_s = gpu.kernel_launch_overhead_us() * 1e-6;
+  KernelPrediction p = shaped_prediction(launch, occ, gpu);
   if (!kernel.has_counters()) {
     // Timeline-only trace: nothing but the launch configuration. Assume the kernel reads global memory, as most do.
-    p.estimated_without_counters = true;
-    p.sm_time_s = seconds(p.waves * latency_floor(true, gpu.sm()), gpu);
-    p.limiter = "latency (no counters)";
+    p.sm_time_s = cycles_to_seconds(no_counters_cycles(p, gpu), gpu);
   } else {
     const KernelWork work = kernel_work(launch.counters());
     const BlockTime block = block_time(work, blocks, gpu);
     const double floor = latency_floor(work.reads_global, gpu.sm());
     const double throughput = wave_cycles(blocks, p.blocks_per_sm, gpu.sm_count(), block.cycles, 0);
-    p.sm_time_s = seconds(wave_cycles(blocks, p.blocks_per_sm, gpu.sm_count(), block.cycles, floor), gpu);
+    p.sm_time_s = cycles_to_seconds(wave_cycles(blocks, p.blocks_per_sm, gpu.sm_count(), block.cycles, floor), gpu);
     p.limiter = p.waves * floor > throughput ? "latency" : std::string(block.limiter);
-    p.dram_bytes = work.dram_bytes;
-    p.l2_bytes = work.l2_bytes;
-    p.peer_bytes = work.peer_bytes;
-    p.sysmem_bytes = work.sysmem_bytes;
+    add_bytes(p, work);
   }
   apply_dispatch_roof(p, launch_time(gpu, occ.warps_per_block, blocks));
-  if (occ.blocks_per_sm == 0) p.limiter = "does not fit: " + std::string(limiter_name(occ.limiter));
+  mark_does_not_fit(p, occ);
   return p;
 }
 

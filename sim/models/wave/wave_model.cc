@@ -3,10 +3,11 @@
 #include <algorithm>
 
 #include "kernel_work.h"
+#include "launch_time.h"
 #include "occupancy.h"
+#include "prediction_shape.h"
 #include "wave/gpu_tuple.h"
 #include "wave/kernel_tuple.h"
-#include "launch_time.h"
 #include "wave/wave_time.h"
 
 namespace warpsim::models {
@@ -39,14 +40,6 @@ WavesTime all_waves(const wave::KernelTuple& k, const wave::GpuTuple& gpu, uint6
   return total;
 }
 
-void add_bytes(KernelPrediction& p, const KernelLaunch& launch) {
-  const KernelWork work = kernel_work(launch.counters());
-  p.dram_bytes = work.dram_bytes;
-  p.l2_bytes = work.l2_bytes;
-  p.peer_bytes = work.peer_bytes;
-  p.sysmem_bytes = work.sysmem_bytes;
-}
-
 }  // namespace
 
 KernelPrediction WaveModel::predict(const KernelView& kernel, const platform::GpuSpec& gpu) const {
@@ -55,28 +48,22 @@ KernelPrediction WaveModel::predict(const KernelView& kernel, const platform::Gp
   const uint64_t blocks = grid_blocks(launch);
   wave::GpuTuple tuple = wave::gpu_tuple(gpu);
   tuple.issue = issue_;
-  KernelPrediction p;
-  p.blocks_per_sm = std::max<uint32_t>(occ.blocks_per_sm, 1);  // a block that does not fit still runs, alone
-  p.waves = static_cast<uint32_t>(waves(blocks, p.blocks_per_sm, gpu.sm_count()));
-  p.theoretical_occupancy = occ.theoretical;
-  p.sms_used = static_cast<uint32_t>(std::min<uint64_t>(gpu.sm_count(), blocks));
+  KernelPrediction p = shaped_prediction(launch, occ, gpu);
   // The launch regression replaces kernel_launch_overhead_us (which it falls back to): never both.
   p.launch_overhead_s = launch_time(gpu, occ.warps_per_block, blocks).seconds;
   double cycles = 0;
   if (!kernel.has_counters()) {
     // Timeline-only trace: each wave waits at least one DRAM round trip (most kernels read global memory).
-    p.estimated_without_counters = true;
-    cycles = p.waves * tuple.memory.dram;
-    p.limiter = "latency (no counters)";
+    cycles = no_counters_cycles(p, gpu);
   } else {
     const wave::KernelTuple k = wave::kernel_tuple(launch, tuple.warp_size);
     const WavesTime t = all_waves(k, tuple, blocks, p.blocks_per_sm);
     cycles = t.cycles;
     p.limiter = std::string(t.limiter);
-    add_bytes(p, launch);
+    add_bytes(p, kernel_work(launch.counters()));
   }
   p.sm_time_s = tuple.clock_hz > 0 ? cycles / tuple.clock_hz : 0;
-  if (occ.blocks_per_sm == 0) p.limiter = "does not fit: " + std::string(limiter_name(occ.limiter));
+  mark_does_not_fit(p, occ);
   return p;
 }
 
