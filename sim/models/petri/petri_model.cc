@@ -1,6 +1,5 @@
 #include "petri/petri_model.h"
 
-#include <algorithm>
 #include <string>
 
 #include "kernel_work.h"
