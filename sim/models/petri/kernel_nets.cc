@@ -43,15 +43,36 @@ std::vector<PipeSpec> pipes(const platform::GpuSpec& gpu) {
 
 enum PipeIndex : int { kFma, kFp64Pipe, kAlu, kXu, kTensorPipe, kLsu };
 
+// One access moves one 128-byte block (the paper, section 2: global memory is accessed in blocks of 32, 64 or 128
+// bytes, and a warp whose addresses span several blocks accesses it repeatedly): four 32-byte L1 sectors.
+constexpr double kSectorsPerAccess = 4;
+
 }  // namespace
+
+double global_accesses(const KernelCounters& counters) {
+  const WarpInstructions& w = counters.warp_instructions();
+  const double instructions = global_instructions(w) + local_instructions(w);
+  const MemoryTraffic& m = counters.memory();
+  if (!m.has_l1_sectors()) return instructions;
+  return std::max(instructions, as_double(m.l1_sectors()) / kSectorsPerAccess);
+}
+
+double shared_accesses(const KernelCounters& counters) {
+  const double instructions = shared_instructions(counters.warp_instructions());
+  const MemoryTraffic& m = counters.memory();
+  if (!m.has_shared_wavefronts()) return instructions;
+  return std::max(instructions, as_double(m.shared_wavefronts()));
+}
 
 PaperMix paper_mix(const KernelCounters& counters, double warps) {
   const WarpInstructions& w = counters.warp_instructions();
-  const double total = kernel_work(counters).issue_slots;
-  const double global = global_instructions(w) + local_instructions(w);
-  const double shared = shared_instructions(w);
-  return PaperMix{per_warp(total - global - shared, warps), per_warp(shared, warps), per_warp(global, warps)};
+  const double memory_instructions = global_instructions(w) + local_instructions(w) + shared_instructions(w);
+  const double arithmetic = kernel_work(counters).issue_slots - memory_instructions;
+  return PaperMix{per_warp(arithmetic, warps), per_warp(shared_accesses(counters), warps),
+                  per_warp(global_accesses(counters), warps)};
 }
+
+double steps_per_cycle(Variant variant) { return variant == Variant::kPaper ? kPaperStepsPerCycle : 1; }
 
 PerKind<double> kind_mix(const KernelCounters& counters, double warps) {
   const KernelWork work = kernel_work(counters);

@@ -22,14 +22,29 @@ enum class Variant {
   kPlatform,  // `petri`: eight kinds, latencies and pipe rates from the GPU spec, DRAM slots
 };
 
-/// Average warp instructions per warp of the paper's three kinds.
+/// Average per warp of the paper's three kinds. Memory kinds count accesses, as the paper does ("the numbers of
+/// read/write operations from/to the shared and global memory"): one access moves one 128-byte block, and a warp
+/// instruction whose addresses span several blocks, or several banks' rows, accesses memory repeatedly (section 2 of
+/// the paper; its net has no repeated accesses or bank conflicts of its own, so they enter as more accesses).
 struct PaperMix {
-  double arithmetic = 0;  // everything that is not a shared or global access
-  double shared = 0;      // shared ld/st/atom, ldmatrix
-  double global = 0;      // global ld/st/atom/red, ldgsts, TMA, and local ld/st (local memory lives in DRAM)
+  double arithmetic = 0;  // warp instructions that are not shared or global accesses
+  double shared = 0;      // shared wavefronts (one per conflict-free 128 bytes); shared ld/st/atom, ldmatrix without
+  double global = 0;      // L1 sectors / 4 (global and local); global ld/st/atom/red, ldgsts, TMA, local ld/st without
 };
 
 PaperMix paper_mix(const KernelCounters& counters, double warps);
+
+/// Global and local accesses of 128 bytes: the L1 sectors over 4, at least one per warp instruction (atomics and
+/// reductions pass L1 without sectors); the warp instructions when the counters lack the sectors.
+double global_accesses(const KernelCounters& counters);
+
+/// Shared-memory accesses: the shared wavefronts (a bank conflict replays a wavefront), at least one per warp
+/// instruction; the warp instructions when the counters lack the wavefronts.
+double shared_accesses(const KernelCounters& counters);
+
+/// Net steps per SM cycle: kPaperStepsPerCycle for the paper's net, 1 for the platform variant (whose warp issues
+/// one instruction per scheduler token and step).
+double steps_per_cycle(Variant variant);
 
 /// Average warp instructions per warp by kind: arithmetic from the pipe counters (fma -> fp32, fp64, alu -> int,
 /// xu -> sfu, tensor), memory from the warp-level instruction counters, and what no pipe or memory counter covers

@@ -29,6 +29,8 @@ KernelCycles kernel_cycles(Variant variant, const KernelLaunch& launch, const pl
     c.cycles += tail.steps;
     c.idle_cycles += tail.idle_steps;
   }
+  c.cycles /= steps_per_cycle(variant);
+  c.idle_cycles /= steps_per_cycle(variant);
   return c;
 }
 

@@ -1,11 +1,11 @@
 #pragma once
 // petri and petri-paper: a kernel's SM time as the step count of the paper's warp Petri net (paper 000), one SM per
-// wave, one step per SM cycle.
+// wave; one step per SM cycle in `petri`, three in `petri-paper` (warp_net.h, "Time unit").
 //
 // For each kind of wave (full waves: blocks_per_sm resident blocks; the partial last wave: the blocks of its busiest
 // SM) the model builds the net of one SM with those warps, every warp carrying the kernel's average instruction mix,
 // and runs it to its dead marking (slice.h bounds the cost). Identical full waves are simulated once and multiplied.
-//   cycles = full_waves * steps(full wave) + steps(tail wave);   sm_time_s = cycles / (sm_clock_mhz * 1e6)
+//   cycles = (full_waves * steps(full wave) + steps(tail wave)) / steps_per_cycle;   sm_time_s = cycles / clock
 // DRAM, L2 and link time stay with the replay, which carries the kernel's bytes (as roofline does).
 //
 // `petri-paper` is the paper's net as published: arithmetic, shared and global instructions, l1 = 20, l2 = 2, one SM

@@ -28,6 +28,12 @@
 // Steps per instruction for a lone warp (selection, issue, execution, completion; the next selection follows):
 // arithmetic 4, shared 5 + l2, global 5 + l1; plus one step for t16. The text numbers transitions up to t17 and says
 // 17, but neither Figure 2 nor Table 1 has a t10 or a t13, and this construction needs none: 15 per warp.
+//
+// Time unit. The paper equates the step count with execution time but fixes no unit. An arithmetic instruction holds
+// its scheduler token for 3 steps (t1, t7, t15: the token is free again 3 steps after t1), so an SM whose warps
+// are always ready completes one instruction per token every 3 steps, where a warp scheduler issues one per cycle.
+// Equating those issue rates makes a step 1/3 of an SM cycle (kPaperStepsPerCycle); latencies stay the paper's, in
+// steps. A step of one cycle would make the paper's SM issue at a third of the hardware rate.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -43,6 +49,10 @@ struct PaperWarp {
   Tokens shared = 0;      // xs
   Tokens global = 0;      // xg
 };
+
+/// Steps per SM cycle of the paper's net: the steps a scheduler token is held by one arithmetic instruction, over
+/// the one cycle in which a warp scheduler issues one (see "Time unit" above).
+inline constexpr double kPaperStepsPerCycle = 3;
 
 struct PaperParams {
   Tokens schedulers = 4;       // initial marking of p0

@@ -37,6 +37,30 @@ TEST(KernelNets, PaperMixSplitsTheTotalIntoArithmeticSharedGlobal) {
   EXPECT_DOUBLE_EQ(mix.arithmetic, 60);  // (1000 - 160 - 240) / 10
 }
 
+TEST(KernelNets, PaperMixCountsRepeatedAccessesFromSectorsAndWavefronts) {
+  KernelCounters c = mixed_counters();
+  c.mutable_memory()->set_l1_sectors(4 * 1600);       // ten times the sectors of 160 coalesced 4-byte warp accesses
+  c.mutable_memory()->set_shared_wavefronts(2 * 240);  // every shared instruction conflicts once
+  const PaperMix mix = paper_mix(c, 10);
+  EXPECT_DOUBLE_EQ(mix.global, 160);
+  EXPECT_DOUBLE_EQ(mix.shared, 48);
+  EXPECT_DOUBLE_EQ(mix.arithmetic, 60);  // instructions, unchanged
+}
+
+TEST(KernelNets, PaperMixCountsAtLeastOneAccessPerMemoryInstruction) {
+  KernelCounters c = mixed_counters();
+  c.mutable_memory()->set_l1_sectors(100);  // fewer than 4 per instruction: e.g. reductions that bypass L1
+  c.mutable_memory()->set_shared_wavefronts(0);
+  const PaperMix mix = paper_mix(c, 10);
+  EXPECT_DOUBLE_EQ(mix.global, 16);
+  EXPECT_DOUBLE_EQ(mix.shared, 24);
+}
+
+TEST(KernelNets, OnlyThePaperNetRunsThreeStepsPerCycle) {
+  EXPECT_DOUBLE_EQ(steps_per_cycle(Variant::kPaper), kPaperStepsPerCycle);
+  EXPECT_DOUBLE_EQ(steps_per_cycle(Variant::kPlatform), 1);
+}
+
 TEST(KernelNets, KindMixUsesPipesForArithmeticAndCountsTheRestAsInt) {
   const PerKind<double> mix = kind_mix(mixed_counters(), 10);
   EXPECT_DOUBLE_EQ(mix[kind_index(InstructionKind::kFp32)], 30);

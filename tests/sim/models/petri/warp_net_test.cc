@@ -135,6 +135,8 @@ TEST(PaperWarpNet, FourSchedulerTokensRunFourArithmeticWarpsThreeTimesFaster) {
     EXPECT_GE(one.steps, static_cast<uint64_t>(12 * n + 2));
     EXPECT_LE(one.steps, static_cast<uint64_t>(12 * n + 2 + 4 * 8)) << "seed " << seed;
     EXPECT_NEAR(static_cast<double>(one.steps) / static_cast<double>(four.steps), 3.0, 0.1);
+    // The model's time unit rests on this: one arithmetic instruction per token every kPaperStepsPerCycle steps.
+    EXPECT_NEAR(static_cast<double>(one.steps) / static_cast<double>(4 * n), kPaperStepsPerCycle, 0.1);
   }
 }
 
