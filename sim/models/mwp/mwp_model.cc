@@ -16,27 +16,31 @@ constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 // a / b where b = 0 means "no bound" (a spec or kernel without that rate cannot limit anything).
 double quotient(double a, double b) { return b <= 0 ? kUnbounded : a / b; }
 
-// Share of the memory instructions of each kind (Weight_uncoal, Weight_coal); no memory instruction counts as
-// coalesced.
-double weight_uncoal(const MwpInputs& in) { return in.mem_insts() <= 0 ? 0 : in.uncoal_mem_insts / in.mem_insts(); }
-double weight_coal(const MwpInputs& in) { return 1 - weight_uncoal(in); }
-
-// BW_per_warp = Freq x Load_bytes_per_warp / Mem_L; MWP_peak_BW = Mem_Bandwidth / (BW_per_warp x #Active_SMs).
-double mwp_peak_bw(const MwpInputs& in, double mem_latency, uint32_t active_sms) {
-  if (in.mem_bandwidth <= 0) return kUnbounded;
-  const double bw_per_warp = quotient(in.freq * in.load_bytes_per_warp, mem_latency);
-  return quotient(in.mem_bandwidth, bw_per_warp * active_sms);
+// BW_per_warp = Freq x Load_bytes_per_warp / Mem_L (M7): the bandwidth one warp's requests take, in bytes/s.
+double bw_per_warp(const MwpInputs& in, double mem_latency) {
+  return quotient(in.freq * in.load_bytes_per_warp, mem_latency);
 }
 
-// CWP_full = (Mem_cycles + Comp_cycles) / Comp_cycles: warps whose computation fits in one warp's memory period, + 1.
+// MWP_peak_BW = Mem_Bandwidth / (BW_per_warp x #Active_SMs) (M8): the warps in flight that the DRAM can feed.
+double mwp_peak_bw(const MwpInputs& in, double warp_bandwidth, uint32_t active_sms) {
+  if (in.mem_bandwidth <= 0) return kUnbounded;
+  return quotient(in.mem_bandwidth, warp_bandwidth * active_sms);
+}
+
+// CWP_full = (Mem_cycles + Comp_cycles) / Comp_cycles (M12): warps whose computation fits in one warp's memory
+// period, + 1.
 double cwp_full(const MwpInputs& in, double memory_cycles) {
   return quotient(memory_cycles + in.comp_cycles, in.comp_cycles);
 }
 
+// The paper's summary equation, its conditions in its order: MWP = N and CWP = N; else CWP >= MWP or
+// Comp_cycles > Mem_cycles; else (MWP > CWP).
 Case which_case(const MwpInputs& in, const Round& r) {
   if (in.mem_insts() <= 0) return Case::kNoMemory;
   if (r.mwp == r.n && r.cwp == r.n) return Case::kNotEnoughWarps;  // both capped at N: min() returns N itself
-  return r.cwp >= r.mwp ? Case::kMemoryBound : Case::kComputeBound;
+  if (r.cwp >= r.mwp) return Case::kMemoryBound;
+  if (in.comp_cycles > r.mem_cycles) return Case::kComputeOverMemory;
+  return Case::kComputeBound;
 }
 
 // The paper's three cases for one repetition. Comp_p = Comp_cycles / #Mem_insts is the computation between two
@@ -46,15 +50,20 @@ double exec_cycles(const MwpInputs& in, const Round& r) {
   const double comp_p = in.mem_insts() > 0 ? in.comp_cycles / in.mem_insts() : 0;
   const double exposed = comp_p * std::max(r.mwp - 1, 0.0);
   switch (r.which) {
-    case Case::kNotEnoughWarps: return r.mem_cycles + in.comp_cycles + exposed;
-    case Case::kMemoryBound: return r.mem_cycles * r.n / r.mwp + exposed;
-    case Case::kComputeBound: return r.mem_l + in.comp_cycles * r.n;
+    case Case::kNotEnoughWarps: return r.mem_cycles + in.comp_cycles + exposed;  // M13
+    case Case::kMemoryBound:
+    case Case::kComputeOverMemory: return r.mem_cycles * r.n / r.mwp + exposed;  // M14
+    case Case::kComputeBound: return r.mem_l + in.comp_cycles * r.n;             // M15
     case Case::kNoMemory: return in.comp_cycles * r.n;
   }
   return 0;
 }
 
 }  // namespace
+
+// Share of the memory instructions of each kind (M3); no memory instruction counts as coalesced.
+double weight_uncoal(const MwpInputs& in) { return in.mem_insts() <= 0 ? 0 : in.uncoal_mem_insts / in.mem_insts(); }
+double weight_coal(const MwpInputs& in) { return 1 - weight_uncoal(in); }
 
 double mem_l_coal(const MwpInputs& in) { return in.mem_ld; }
 
@@ -77,16 +86,20 @@ Round round(const MwpInputs& in, double n, uint32_t active_sms) {
   r.n = n;
   r.mem_l = mem_l(in);
   r.departure_delay = departure_delay(in);
-  r.mwp_without_bw = std::min(quotient(r.mem_l, r.departure_delay), n);
-  r.mwp_peak_bw = mwp_peak_bw(in, r.mem_l, active_sms);
+  r.mwp_without_bw_full = quotient(r.mem_l, r.departure_delay);
+  r.mwp_without_bw = std::min(r.mwp_without_bw_full, n);
+  r.bw_per_warp = bw_per_warp(in, r.mem_l);
+  r.mwp_peak_bw = mwp_peak_bw(in, r.bw_per_warp, active_sms);
   r.mwp = std::min({r.mwp_without_bw, r.mwp_peak_bw, n});
   r.mem_cycles = mem_cycles(in);
-  r.cwp = std::min(cwp_full(in, r.mem_cycles), n);
+  r.cwp_full = cwp_full(in, r.mem_cycles);
+  r.cwp = std::min(r.cwp_full, n);
   r.which = which_case(in, r);
   r.exec_cycles = exec_cycles(in, r);
   return r;
 }
 
+// M17 without its x #Rep: the model adds it to every repetition it counts.
 double synch_cost(const MwpInputs& in, const Round& r, double active_blocks_per_sm) {
   return r.departure_delay * std::max(r.mwp - 1, 0.0) * in.synch_insts * active_blocks_per_sm;
 }
@@ -97,6 +110,8 @@ std::string limiter(const Round& r, std::string_view compute_resource) {
     case Case::kMemoryBound:
       return r.mwp_peak_bw <= r.mwp_without_bw ? "memory bound (CWP >= MWP): dram bandwidth"
                                                : "memory bound (CWP >= MWP): departure delay";
+    case Case::kComputeOverMemory:
+      return "computation over memory (Comp_cycles > Mem_cycles): " + std::string(compute_resource);
     case Case::kComputeBound: return "compute bound (MWP > CWP): " + std::string(compute_resource);
     case Case::kNoMemory: return "compute bound (no memory instructions): " + std::string(compute_resource);
   }

@@ -66,6 +66,16 @@ TEST(Mwp, ComputeBound) {
   EXPECT_EQ(p.limiter, "compute bound (MWP > CWP): issue");
 }
 
+// Each warp: 1 load, 4000 FMAs. Comp_cycles = 4001 / 4 = 1000.25 (issue) > Mem_cycles = 479, and
+// CWP = (479 + 1000.25) / 1000.25 = 1.48 < MWP = 44.15: the paper's summary equation takes the memory formula,
+// Exec = 479 * 64 / 44.15 + 1000.25 * (44.15 - 1), not Mem_L + Comp_cycles * N.
+TEST(Mwp, ComputationOverMemoryTakesTheMemoryFormula) {
+  const KernelPrediction p = predict(testing::mwp_kernel(1056, 256, 1, 4000, 4));
+  EXPECT_NEAR(cycles(p), 479 * 64 / kPeakBwAllSms + 1000.25 * (kPeakBwAllSms - 1), 1e-6);
+  EXPECT_NEAR(cycles(p), 43859.9, 0.1);
+  EXPECT_EQ(p.limiter, "computation over memory (Comp_cycles > Mem_cycles): issue");
+}
+
 // 1320 blocks: one full repetition (1056) and a tail of 264 = 2 blocks on every SM, N = 16: 479 + 250.25 * 16.
 TEST(Mwp, TailRepetitionRunsWithTheWarpsItHas) {
   const KernelPrediction p = predict(testing::mwp_kernel(1320, 256, 1, 1000, 4));

@@ -17,7 +17,8 @@ MwpInputs inputs(const KernelLaunch& k) {
 }
 
 // 10 blocks of 2 warps; each warp: 10 loads of 4 sectors, 50 FMAs. Issue 60 / 4 schedulers = 15 cycles beats the
-// FMA pipe (50 / 4 per clock = 12.5) and the LSU (10 at 1 per clock).
+// FMA pipe (50 / 4 per clock = 12.5) and the LSU (10 at 1 per clock): M11 as published, #Issue_cycles (1/4) x
+// #Total_insts (60).
 TEST(MwpParams, PerWarpCountsAreKernelTotalsOverWarps) {
   const MwpInputs in = inputs(testing::mwp_kernel(10, 64, 10, 50, 4));
   EXPECT_DOUBLE_EQ(in.total_insts, 60);
