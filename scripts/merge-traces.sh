@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # For every workloads/traces/<gpu>/<name>.timeline.wstrace that has counters-mode siblings (<name>.counters.wstrace,
-# <name>.links.wstrace), writes <name>.merged.wstrace: real times and concurrency with per-kernel counters, what the
+# <name>.links.wstrace, <name>.tensor.wstrace), writes <name>.merged.wstrace: real times and concurrency with per-kernel counters, what the
 # simulator reads. Run after scripts/build.sh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -8,7 +8,7 @@ cd "$root/workloads/traces"
 for timeline in */*.timeline.wstrace; do
   base=${timeline%.timeline.wstrace}
   counters=()
-  for group in counters links; do [ -f "$base.$group.wstrace" ] && counters+=("$base.$group.wstrace"); done
+  for group in counters links tensor; do [ -f "$base.$group.wstrace" ] && counters+=("$base.$group.wstrace"); done
   [ ${#counters[@]} -gt 0 ] || continue
   "$root/build/sim/warpsim" merge "$timeline" "${counters[@]}" -o "$base.merged.wstrace"
 done

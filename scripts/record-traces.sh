@@ -6,7 +6,7 @@
 # and prints one summary line per recording. A failing workload is reported and the others still run.
 #   scripts/record-traces.sh OUT_DIR [MODES] [NAME_REGEX]
 # MODES: any of "timeline", "counters" (instruction mix and L1/L2/DRAM traffic), "links" (counters mode, NVLink and
-# PCIe bytes), e.g. "timeline counters".
+# PCIe bytes), "tensor" (counters mode, tensor-core operations by type), e.g. "timeline counters".
 set -uo pipefail
 out=${1:?usage: record-traces.sh OUT_DIR [MODES] [NAME_REGEX]}
 modes=${2:-timeline}
@@ -33,6 +33,7 @@ while read -r name need args; do
     # shellcheck disable=SC2086  # the manifest's arguments are words
     case "$mode" in
       links) how=(--mode counters --metrics links) ;;
+      tensor) how=(--mode counters --metrics tensor) ;;
       *) how=(--mode "$mode") ;;
     esac
     $warpsim record "${how[@]}" -o "$trace" -- "build-gpu/workloads/${exe#ws_}/$exe" ${args#"$exe"} \

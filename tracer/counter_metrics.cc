@@ -23,6 +23,9 @@ std::uint64_t as_count(double value) { return value <= 0 ? 0 : static_cast<std::
 #define MEMORY(metric, field) \
   {metric, [](KernelCounters& c, double v) { c.mutable_memory()->set_##field(as_count(v)); }}
 #define MEMORY_PCT(metric, field) {metric, [](KernelCounters& c, double v) { c.mutable_memory()->set_##field(v); }}
+#define TENSOR(src, field) \
+  {"sm__ops_path_tensor_src_" src ".sum", \
+   [](KernelCounters& c, double v) { c.mutable_tensor_ops()->set_##field(as_count(v)); }}
 
 struct Metric {
   const char* name;
@@ -69,16 +72,33 @@ const std::vector<Metric>& link_metrics() {
   return metrics;
 }
 
+const std::vector<Metric>& tensor_metrics() {
+  static const std::vector<Metric> metrics = {TENSOR("fp16", fp16), TENSOR("bf16_dst_fp32", bf16),
+                                              TENSOR("tf32_dst_fp32", tf32), TENSOR("fp8", fp8),
+                                              TENSOR("int8", int8),          TENSOR("fp64", fp64)};
+  return metrics;
+}
+
+const std::vector<Metric>& group_metrics(MetricGroup group) {
+  switch (group) {
+    case MetricGroup::kLinks: return link_metrics();
+    case MetricGroup::kTensor: return tensor_metrics();
+    case MetricGroup::kCore: break;
+  }
+  return core_metrics();
+}
+
 #undef THREAD
 #undef WARP
 #undef PIPE
 #undef MEMORY
 #undef MEMORY_PCT
+#undef TENSOR
 
 const std::unordered_map<std::string_view, Setter>& setters() {
   static const auto table = [] {
     std::unordered_map<std::string_view, Setter> t;
-    for (const auto* group : {&core_metrics(), &link_metrics()})
+    for (const auto* group : {&core_metrics(), &link_metrics(), &tensor_metrics()})
       for (const Metric& m : *group) t.emplace(m.name, m.set);
     return t;
   }();
@@ -89,7 +109,7 @@ const std::unordered_map<std::string_view, Setter>& setters() {
 
 std::vector<std::string> metric_names(MetricGroup group) {
   std::vector<std::string> names;
-  for (const Metric& m : group == MetricGroup::kCore ? core_metrics() : link_metrics()) names.emplace_back(m.name);
+  for (const Metric& m : group_metrics(group)) names.emplace_back(m.name);
   return names;
 }
 
@@ -106,7 +126,8 @@ std::string base_metric(std::string_view metric) { return std::string(metric.sub
 MetricGroup parse_metric_group(std::string_view text) {
   if (text == "core") return MetricGroup::kCore;
   if (text == "links") return MetricGroup::kLinks;
-  throw std::invalid_argument("metric group '" + std::string(text) + "': use core or links");
+  if (text == "tensor") return MetricGroup::kTensor;
+  throw std::invalid_argument("metric group '" + std::string(text) + "': use core, links or tensor");
 }
 
 }  // namespace warpsim::tracer

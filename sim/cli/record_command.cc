@@ -118,9 +118,10 @@ void add_record_command(CLI::App& app, int& exit_status) {
       ->check(CLI::Range(1, 60000))->capture_default_str();
   command->add_option("--capture-range", o->capture_range, "Record only between cudaProfilerStart and Stop")
       ->check(CLI::IsMember({"none", "cudaProfilerApi"}));
-  command->add_option("--metrics", o->metrics, "counters mode: core (instructions, L1/L2/DRAM) or links (NVLink, "
-                                               "PCIe bytes; CUPTI cannot collect both in one run)")
-      ->check(CLI::IsMember({"core", "links"}));
+  command->add_option("--metrics", o->metrics,
+                      "counters mode: core (instructions, L1/L2/DRAM), links (NVLink, PCIe bytes) or tensor "
+                      "(tensor-core operations by type); one group per run, merged by warpsim merge")
+      ->check(CLI::IsMember({"core", "links", "tensor"}));
   command->add_option("--kernels", o->kernels, "counters mode: profile kernels whose name matches this regex");
   command->add_option("--launch-skip", o->launch_skip, "counters mode: skip this many matching launches");
   command->add_option("--launch-count", o->launch_count, "counters mode: profile at most this many launches");

@@ -46,6 +46,7 @@ KernelWork kernel_work(const KernelCounters& counters) {
   KernelWork work;
   work.pipes = pipe_work(counters);
   work.issue_slots = issue_slots(counters, work.pipes);
+  work.tensor_flops = tensor_flops(counters);
   work.l1_bytes = as_double(m.l1_bytes());
   work.shared_wavefronts = as_double(m.shared_wavefronts());
   work.reads_global = reads_global(counters);

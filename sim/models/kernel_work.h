@@ -6,6 +6,7 @@
 // nothing maps, the work is 0 and that pipe cannot be the limiter.
 #include <cstdint>
 
+#include "tensor_work.h"
 #include "trace.pb.h"
 
 namespace warpsim::models {
@@ -17,12 +18,13 @@ struct PipeWork {
   double fp64 = 0;    // fallback: fp64 thread instructions / 32
   double xu = 0;      // special functions, conversions
   double lsu = 0;     // load/store; fallback: the warp-level global, local and shared memory instructions
-  double tensor = 0;  // all tensor sub-pipes (hmma, imma, dmma, gmma)
+  double tensor = 0;  // all tensor sub-pipes (hmma, imma, dmma, gmma): instructions; their work is tensor_flops
 };
 
 struct KernelWork {
   double issue_slots = 0;  // warp instructions issued (smsp__inst_executed.sum); fallback: the pipes' sum
   PipeWork pipes;
+  TensorFlops tensor_flops;      // tensor-core work by input type (tensor_work.h)
   double l1_bytes = 0;           // through the L1 tag stage: global, local, texture (l1tex__t_bytes.sum)
   double shared_wavefronts = 0;  // shared-memory data-stage passes (l1tex__data_pipe_lsu_wavefronts_mem_shared.sum)
   bool reads_global = false;     // any global load instruction (ld, ldgsts, tma, atomics)

@@ -39,7 +39,13 @@ void check_lanes(const Lanes& lanes, const FieldPath& at, IssueList& issues) {
       {"fp32", lanes.fp32()}, {"int32", lanes.int32()}, {"sfu", lanes.sfu()}, {"ldst", lanes.ldst()}};
   for (const auto& [name, value] : required) issues.positive(at.then(name), value);
   const std::pair<const char*, double> optional[] = {
-      {"fp64", lanes.fp64()}, {"fp16", lanes.fp16()}, {"tensor_flops_per_cycle", lanes.tensor_flops_per_cycle()}};
+      {"fp64", lanes.fp64()},
+      {"fp16", lanes.fp16()},
+      {"tensor_flops_per_cycle", lanes.tensor_flops_per_cycle()},
+      {"tensor_tf32_flops_per_cycle", lanes.tensor_tf32_flops_per_cycle()},
+      {"tensor_fp8_flops_per_cycle", lanes.tensor_fp8_flops_per_cycle()},
+      {"tensor_int8_ops_per_cycle", lanes.tensor_int8_ops_per_cycle()},
+      {"tensor_fp64_flops_per_cycle", lanes.tensor_fp64_flops_per_cycle()}};
   for (const auto& [name, value] : optional) issues.non_negative(at.then(name), value);
 }
 

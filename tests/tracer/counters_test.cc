@@ -47,9 +47,11 @@ TEST(CounterMetrics, GroupsAreDisjointAndNamed) {
   const auto links = metric_names(MetricGroup::kLinks);
   std::set<std::string> all(core.begin(), core.end());
   for (const auto& m : links) EXPECT_TRUE(all.insert(m).second) << m;
+  for (const auto& m : metric_names(MetricGroup::kTensor)) EXPECT_TRUE(all.insert(m).second) << m;
   EXPECT_EQ(base_metric("dram__bytes_read.sum"), "dram__bytes_read");
   EXPECT_EQ(base_metric("sm__warps_active.avg.pct_of_peak_sustained_active"), "sm__warps_active");
   EXPECT_EQ(parse_metric_group("links"), MetricGroup::kLinks);
+  EXPECT_EQ(parse_metric_group("tensor"), MetricGroup::kTensor);
   EXPECT_THROW(parse_metric_group("everything"), std::invalid_argument);
 }
 

@@ -55,6 +55,10 @@ TEST(CuptiHostMetrics, CoreGroupIsAValidGh100ConfigurationOfFivePasses) {
   EXPECT_EQ(passes("GH100", metric_names(MetricGroup::kCore)), 5);
 }
 
+TEST(CuptiHostMetrics, TensorGroupIsAValidGh100ConfigurationOfSixPasses) {
+  EXPECT_EQ(passes("GH100", metric_names(MetricGroup::kTensor)), 6);
+}
+
 TEST(CuptiHostMetrics, LinksGroupIsValidAloneButNotWithCore) {
   EXPECT_EQ(passes("GH100", metric_names(MetricGroup::kLinks)), 1);
   auto both = metric_names(MetricGroup::kCore);

@@ -6,7 +6,6 @@
 
 #include "kernel_work.h"
 #include "occupancy.h"
-#include "roofline/roofline_model.h"
 
 namespace warpsim::models::petri {
 namespace {
@@ -74,7 +73,7 @@ PaperMix paper_mix(const KernelCounters& counters, double warps) {
 
 double steps_per_cycle(Variant variant) { return variant == Variant::kPaper ? kPaperStepsPerCycle : 1; }
 
-PerKind<double> kind_mix(const KernelCounters& counters, double warps) {
+PerKind<double> kind_mix(const KernelCounters& counters, double warps, const platform::Lanes& lanes) {
   const KernelWork work = kernel_work(counters);
   const WarpInstructions& w = counters.warp_instructions();
   PerKind<double> total{};
@@ -82,7 +81,7 @@ PerKind<double> kind_mix(const KernelCounters& counters, double warps) {
   total[kind_index(InstructionKind::kFp64)] = work.pipes.fp64;
   total[kind_index(InstructionKind::kInt)] = work.pipes.alu;
   total[kind_index(InstructionKind::kSfu)] = work.pipes.xu;
-  total[kind_index(InstructionKind::kTensor)] = work.pipes.tensor;
+  total[kind_index(InstructionKind::kTensor)] = tensor_fp16_instructions(work.tensor_flops, lanes);
   total[kind_index(InstructionKind::kShared)] = shared_instructions(w);
   total[kind_index(InstructionKind::kGlobal)] = global_instructions(w);
   total[kind_index(InstructionKind::kLocal)] = local_instructions(w);
@@ -163,7 +162,7 @@ KernelNets::KernelNets(Variant variant, const KernelCounters& counters, uint64_t
              5 + static_cast<double>(paper_params_.global_latency)};
     return;
   }
-  const PerKind<double> m = kind_mix(counters, warps);
+  const PerKind<double> m = kind_mix(counters, warps, gpu.sm().lanes());
   extended_params_ = extended_params(counters, gpu);
   mix_.assign(m.begin(), m.end());
   for (const KindSpec& k : extended_params_.kinds) {

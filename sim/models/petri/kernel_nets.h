@@ -47,9 +47,10 @@ double shared_accesses(const KernelCounters& counters);
 double steps_per_cycle(Variant variant);
 
 /// Average warp instructions per warp by kind: arithmetic from the pipe counters (fma -> fp32, fp64, alu -> int,
-/// xu -> sfu, tensor), memory from the warp-level instruction counters, and what no pipe or memory counter covers
+/// xu -> sfu; tensor as mma.sync m16n8k16 FP16 instructions of the kernel's tensor work at `lanes`' rates,
+/// tensor_work.h), memory from the warp-level instruction counters, and what no pipe or memory counter covers
 /// (branches, uniform-datapath and control instructions) counted as int.
-PerKind<double> kind_mix(const KernelCounters& counters, double warps);
+PerKind<double> kind_mix(const KernelCounters& counters, double warps, const platform::Lanes& lanes);
 
 /// Instruction count of warp number `warp` for an average of `a`: floor((w+1) a + 1/2) - floor(w a + 1/2). Warps
 /// 0..n-1 together do round(n a), and no two differ by more than one.

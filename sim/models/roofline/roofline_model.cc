@@ -21,11 +21,6 @@ double pipe_cycles(double warp_instructions, double lanes, uint32_t warp_size) {
   return warp_instructions / (lanes / std::max<uint32_t>(warp_size, 1));
 }
 
-double tensor_cycles(double warp_instructions, double tensor_flops_per_cycle) {
-  if (tensor_flops_per_cycle <= 0) return 0;
-  return warp_instructions * kFlopPerTensorInstruction / tensor_flops_per_cycle;
-}
-
 double per_clock(double amount, double rate) { return rate <= 0 ? 0 : amount / rate; }
 
 // Each wave needs at least the dependent path of one warp: one DRAM round trip when the kernel reads global memory
@@ -57,7 +52,7 @@ BlockTime block_time(const KernelWork& work, uint64_t blocks, const platform::Gp
       {"fp64 pipe", pipe_cycles(work.pipes.fp64, lanes.fp64(), ws)},
       {"xu pipe", pipe_cycles(work.pipes.xu, lanes.sfu(), ws)},
       {"lsu pipe", pipe_cycles(work.pipes.lsu, lanes.ldst(), ws)},
-      {"tensor pipe", tensor_cycles(work.pipes.tensor, lanes.tensor_flops_per_cycle())},
+      {"tensor pipe", tensor_cycles(work.tensor_flops, lanes)},
       {"l1 bandwidth", per_clock(work.l1_bytes, sm.l1_bytes_per_cycle())},
       {"shared wavefronts", work.shared_wavefronts},
       {"issue", per_clock(work.issue_slots, sm.schedulers())},

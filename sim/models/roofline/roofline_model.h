@@ -39,8 +39,5 @@ BlockTime block_time(const KernelWork& work, uint64_t blocks, const platform::Gp
 double wave_cycles(uint64_t blocks, uint32_t blocks_per_sm, uint32_t sm_count, double block_cycles,
                    double floor_cycles);
 
-/// FLOP of one tensor-pipe warp instruction, taken as mma.sync m16n8k16 (2*16*8*16). The counters do not give the
-/// shape: a Hopper wgmma does more per instruction, so tensor time is a lower bound for those kernels.
-inline constexpr double kFlopPerTensorInstruction = 4096;
 
 }  // namespace warpsim::models

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "kernel_work.h"              // kSectorBytes
-#include "roofline/roofline_model.h"  // kFlopPerTensorInstruction: one tensor warp instruction's FLOP
+#include "tensor_work.h"  // kFlopPerTensorInstruction: one tensor warp instruction's FLOP
 
 namespace warpsim::models::wave {
 namespace {

@@ -27,13 +27,14 @@ double uncoalesced_share(const KernelCounters& c) {
   return per_request <= kSectorsPerCoalescedRequest ? 0 : 1 - kSectorsPerCoalescedRequest / per_request;
 }
 
-PerClass issued(const KernelWork& work) {
+PerClass issued(const KernelWork& work, const platform::Lanes& lanes) {
   PerClass n{};
   n[index(InstClass::kFp32)] = work.pipes.fma;
   n[index(InstClass::kInt)] = work.pipes.alu;
   n[index(InstClass::kFp64)] = work.pipes.fp64;
   n[index(InstClass::kSfu)] = work.pipes.xu;
-  n[index(InstClass::kTensor)] = work.pipes.tensor;
+  // Tensor work as mma.sync m16n8k16 FP16 instructions, the unit of the tensor class's issue delay (gpu_tuple.cc).
+  n[index(InstClass::kTensor)] = tensor_fp16_instructions(work.tensor_flops, lanes);
   n[index(InstClass::kLsu)] = work.pipes.lsu;
   double piped = 0;
   for (double count : n) piped += count;
@@ -41,10 +42,10 @@ PerClass issued(const KernelWork& work) {
   return n;
 }
 
-WarpInstructionMix mix(const KernelCounters& c, const KernelWork& work) {
+WarpInstructionMix mix(const KernelCounters& c, const KernelWork& work, const platform::Lanes& lanes) {
   const WarpInstructions& w = c.warp_instructions();
   WarpInstructionMix m;
-  m.issued = issued(work);
+  m.issued = issued(work, lanes);
   m.global_loads = as_double(w.global_ld() + w.local_ld() + w.global_atom() + w.ldgsts() + w.tma());
   m.shared_loads = as_double(w.shared_ld() + w.shared_atom() + w.ldsm());
   m.stores = as_double(w.global_st() + w.local_st() + w.global_red() + w.shared_st());
@@ -87,7 +88,7 @@ HitFractions hit_fractions(const KernelCounters& counters) {
   return h;
 }
 
-KernelTuple kernel_tuple(const KernelLaunch& launch, uint32_t warp_size) {
+KernelTuple kernel_tuple(const KernelLaunch& launch, uint32_t warp_size, const platform::Lanes& lanes) {
   const KernelCounters& c = launch.counters();
   const KernelWork work = kernel_work(c);
   KernelTuple k;
@@ -96,7 +97,7 @@ KernelTuple kernel_tuple(const KernelLaunch& launch, uint32_t warp_size) {
   k.warps_per_block = static_cast<uint32_t>(std::max<uint64_t>((threads + ws - 1) / ws, 1));
   const double warps = std::max(1.0, as_double(grid_blocks(launch)) * k.warps_per_block);
   k.hits = hit_fractions(c);
-  k.mix = per_warp(mix(c, work), warps);
+  k.mix = per_warp(mix(c, work, lanes), warps);
   k.traffic = traffic_per_warp(work, k.hits.uncoal, warps);
   return k;
 }

@@ -6,6 +6,7 @@
 // Registers and shared memory stay in the launch, where occupancy() reads them.
 #include <cstdint>
 
+#include "platform.pb.h"
 #include "trace.pb.h"
 #include "wave/gpu_tuple.h"
 #include "wave/memory_latency.h"
@@ -39,7 +40,7 @@ struct KernelTuple {
 };
 
 /// m_kernel of `launch`, which must have counters; `warp_size` from the GPU (32 on every CUDA GPU).
-KernelTuple kernel_tuple(const KernelLaunch& launch, uint32_t warp_size);
+KernelTuple kernel_tuple(const KernelLaunch& launch, uint32_t warp_size, const platform::Lanes& lanes);
 
 /// Fractions of requests served by L1, L2 and DRAM from the sector hit rates; uncoalesced share from sectors per
 /// request (l1_requests, else the warp-level global and local memory instructions).

@@ -56,7 +56,7 @@ KernelPrediction WaveModel::predict(const KernelView& kernel, const platform::Gp
     // Timeline-only trace: each wave waits at least one DRAM round trip (most kernels read global memory).
     cycles = no_counters_cycles(p, gpu);
   } else {
-    const wave::KernelTuple k = wave::kernel_tuple(launch, tuple.warp_size);
+    const wave::KernelTuple k = wave::kernel_tuple(launch, tuple.warp_size, gpu.sm().lanes());
     const WavesTime t = all_waves(k, tuple, blocks, p.blocks_per_sm);
     cycles = t.cycles;
     p.limiter = std::string(t.limiter);

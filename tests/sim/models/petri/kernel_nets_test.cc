@@ -62,7 +62,7 @@ TEST(KernelNets, OnlyThePaperNetRunsThreeStepsPerCycle) {
 }
 
 TEST(KernelNets, KindMixUsesPipesForArithmeticAndCountsTheRestAsInt) {
-  const PerKind<double> mix = kind_mix(mixed_counters(), 10);
+  const PerKind<double> mix = kind_mix(mixed_counters(), 10, h100().sm().lanes());
   EXPECT_DOUBLE_EQ(mix[kind_index(InstructionKind::kFp32)], 30);
   EXPECT_DOUBLE_EQ(mix[kind_index(InstructionKind::kFp64)], 2);
   EXPECT_DOUBLE_EQ(mix[kind_index(InstructionKind::kSfu)], 1);

@@ -31,7 +31,7 @@ KernelLaunch twenty_warps() {
 }
 
 TEST(WaveKernelTuple, CountsAreKernelTotalsOverWarps) {
-  const KernelTuple k = kernel_tuple(twenty_warps(), 32);
+  const KernelTuple k = kernel_tuple(twenty_warps(), 32, platform::Lanes{});
   EXPECT_EQ(k.warps_per_block, 2u);
   EXPECT_DOUBLE_EQ(k.mix.issued[index(InstClass::kFp32)], 100);
   EXPECT_DOUBLE_EQ(k.mix.issued[index(InstClass::kInt)], 20);
@@ -45,7 +45,7 @@ TEST(WaveKernelTuple, CountsAreKernelTotalsOverWarps) {
 }
 
 TEST(WaveKernelTuple, TrafficIsPerWarp) {
-  const KernelTuple k = kernel_tuple(twenty_warps(), 32);
+  const KernelTuple k = kernel_tuple(twenty_warps(), 32, platform::Lanes{});
   EXPECT_DOUBLE_EQ(k.traffic.l1_bytes, 1000);
   EXPECT_DOUBLE_EQ(k.traffic.l2_bytes, 500);
   EXPECT_DOUBLE_EQ(k.traffic.dram_bytes, 120);
@@ -77,7 +77,7 @@ TEST(WaveKernelTuple, SectorsBeyondFourPerRequestAreUncoalesced) {
   k.mutable_counters()->mutable_memory()->set_l1_sectors(uint64_t{16} *
                                                          140);  // 140 global requests (100 loads + 40 stores)
   EXPECT_DOUBLE_EQ(hit_fractions(k.counters()).uncoal, 0.75);
-  EXPECT_DOUBLE_EQ(kernel_tuple(k, 32).traffic.uncoal_bytes, 750);
+  EXPECT_DOUBLE_EQ(kernel_tuple(k, 32, platform::Lanes{}).traffic.uncoal_bytes, 750);
   k.mutable_counters()->mutable_memory()->set_l1_requests(uint64_t{16} * 140 / 4);  // the L1's own request count wins
   EXPECT_DOUBLE_EQ(hit_fractions(k.counters()).uncoal, 0);
   k.mutable_counters()->mutable_memory()->set_l1_requests(uint64_t{16} * 140);  // one sector per request: a broadcast

@@ -1,0 +1,66 @@
+// Tensor-core work by input type and the clocks it costs (sim/models/tensor_work.h), on round numbers.
+#include "tensor_work.h"
+
+#include <gtest/gtest.h>
+
+namespace warpsim::models {
+namespace {
+
+// H100-like rates per clock per SM: FP16 4096, TF32 2048, FP8 8192, INT8 8192, FP64 256.
+platform::Lanes hopper_lanes() {
+  platform::Lanes lanes;
+  lanes.set_tensor_flops_per_cycle(4096);
+  lanes.set_tensor_tf32_flops_per_cycle(2048);
+  lanes.set_tensor_fp8_flops_per_cycle(8192);
+  lanes.set_tensor_int8_ops_per_cycle(8192);
+  lanes.set_tensor_fp64_flops_per_cycle(256);
+  return lanes;
+}
+
+TEST(TensorWork, WithoutOperationCountsInstructionsAreMmaM16n8k16Fp16) {
+  KernelCounters c;
+  c.mutable_pipes()->set_tensor(100);
+  const TensorFlops flops = tensor_flops(c);
+  EXPECT_DOUBLE_EQ(flops.fp16, 100 * kFlopPerTensorInstruction);
+  EXPECT_DOUBLE_EQ(tensor_cycles(flops, hopper_lanes()), 100);
+  EXPECT_DOUBLE_EQ(tensor_fp16_instructions(flops, hopper_lanes()), 100);
+}
+
+TEST(TensorWork, SubPipesStandInForAMissingTensorPipeCounter) {
+  KernelCounters c;
+  c.mutable_pipes()->set_tensor_hmma(30);
+  c.mutable_pipes()->set_tensor_gmma(10);
+  EXPECT_DOUBLE_EQ(tensor_flops(c).fp16, 40 * kFlopPerTensorInstruction);
+}
+
+TEST(TensorWork, OperationCountsWinOverInstructionsAndEachTypeRunsAtItsRate) {
+  KernelCounters c;
+  c.mutable_pipes()->set_tensor(1);  // a Hopper wgmma does far more than 4096 FLOP: the counts decide
+  TensorOps& ops = *c.mutable_tensor_ops();
+  ops.set_fp16(4096 * 10);
+  ops.set_bf16(4096 * 10);
+  ops.set_tf32(2048 * 10);
+  ops.set_fp8(8192 * 10);
+  ops.set_int8(8192 * 10);
+  ops.set_fp64(256 * 10);
+  const TensorFlops flops = tensor_flops(c);
+  EXPECT_DOUBLE_EQ(tensor_cycles(flops, hopper_lanes()), 60);  // 10 clocks per type, BF16 at the FP16 rate
+  EXPECT_DOUBLE_EQ(tensor_fp16_instructions(flops, hopper_lanes()), 60);
+}
+
+TEST(TensorWork, ATypeTheGpuLacksRunsAtItsFp16Rate) {
+  KernelCounters c;
+  c.mutable_tensor_ops()->set_fp8(4096 * 7);
+  platform::Lanes a100_like;
+  a100_like.set_tensor_flops_per_cycle(4096);  // no FP8 rate
+  EXPECT_DOUBLE_EQ(tensor_cycles(tensor_flops(c), a100_like), 7);
+}
+
+TEST(TensorWork, NoTensorCoresNoTensorTime) {
+  KernelCounters c;
+  c.mutable_tensor_ops()->set_fp16(1'000'000);
+  EXPECT_DOUBLE_EQ(tensor_cycles(tensor_flops(c), platform::Lanes{}), 0);
+}
+
+}  // namespace
+}  // namespace warpsim::models
