@@ -10,10 +10,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -24,6 +27,8 @@
 #include "driver_devices.h"
 #include "periodic_flusher.h"
 #include "process_info.h"
+#include "record_builder.h"
+#include "sass_summary.h"
 #include "trace_sink.h"
 #include "tracer_config.h"
 
@@ -57,6 +62,8 @@ TracerConfig g_config;
 PeriodicFlusher* g_flusher = nullptr;  // like g_trace, never freed
 CountersStore* g_counters = nullptr;    // counters mode only; like g_trace, never freed
 CountersMode* g_counters_mode = nullptr;
+SassSummaries* g_sass = nullptr;  // like g_trace, never freed
+std::atomic<bool> g_sass_warned{false};
 std::once_flag g_driver_info_once;
 
 void flush_all() { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
@@ -74,6 +81,30 @@ void on_context_created(CUcontext context) {
   if (cuptiGetContextId(context, &context_id) == CUPTI_SUCCESS && cuptiGetDeviceId(context, &device_id) == CUPTI_SUCCESS)
     g_trace->note_context(context_id, device_id);
   if (g_counters_mode) g_counters_mode->on_context_created(context);
+}
+
+void warn_sass_once(const std::string& why) {
+  if (!g_sass_warned.exchange(true)) warn(why + "; kernels of such modules are recorded without a SASS summary");
+}
+
+// Summarizes the SASS of a module as it loads (at a kernel's first launch under lazy loading), on whatever thread
+// loads it. Only a cubin (ELF) can be read: a fatbin or PTX image is skipped without a word. The application must
+// never notice: nothing thrown here leaves the callback.
+void on_module_loaded(const CUpti_ResourceData& resource) {
+  const auto* module = static_cast<const CUpti_ModuleResourceData*>(resource.resourceDescriptor);
+  if (module == nullptr || module->pCubin == nullptr || module->cubinSize == 0) return;
+  const std::span<const std::byte> image(reinterpret_cast<const std::byte*>(module->pCubin), module->cubinSize);
+  if (!is_elf_image(image)) return;
+  try {
+    auto functions = summarize_cubin(image);
+    if (!functions) {
+      warn_sass_once("a loaded module's cubin could not be read (cut short or corrupt)");
+      return;
+    }
+    g_sass->add(std::move(*functions));
+  } catch (const std::exception& error) {
+    warn_sass_once(std::string("summarizing a module's SASS failed: ") + error.what());
+  }
 }
 
 bool is_launch(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
@@ -107,6 +138,7 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId i
     const auto* resource = static_cast<const CUpti_ResourceData*>(data);
     if (id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) on_context_created(resource->context);
     if (id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) flush_all();
+    if (id == CUPTI_CBID_RESOURCE_MODULE_LOADED) on_module_loaded(*resource);
     return;
   }
   on_api(domain, id, *static_cast<const CUpti_CallbackData*>(data));
@@ -155,10 +187,16 @@ bool subscribe() {
 void start_counters_mode() {
   g_counters = new CountersStore();                                   // NOLINT: see g_trace
   g_counters_mode = new CountersMode(g_config, *g_counters, warn);   // NOLINT: see g_trace
-  g_trace->set_kernel_hook([](Event& event) {
-    if (auto counters = g_counters->take(static_cast<std::uint32_t>(event.kernel().correlation_id())))
-      *event.mutable_kernel()->mutable_counters() = std::move(*counters);
-  });
+}
+
+// What a kernel's activity record lacks, added before it is written: the SASS summary of its code (both modes; its
+// module loaded before it ran) and, in counters mode, the counters measured at its launch.
+void complete_kernel(Event& event) {
+  KernelLaunch& kernel = *event.mutable_kernel();
+  if (auto sass = g_sass->find(kernel.name())) set_sass(kernel, *sass);
+  if (g_counters == nullptr) return;
+  if (auto counters = g_counters->take(static_cast<std::uint32_t>(kernel.correlation_id())))
+    *kernel.mutable_counters() = std::move(*counters);
 }
 
 bool start_tracing() {
@@ -171,7 +209,9 @@ bool start_tracing() {
   }
   // The sink first: CUPTI may call back as soon as the subscription exists.
   g_trace = new TraceSink(g_config.output_path, process_header(g_config.mode), warn);  // NOLINT: see g_trace
+  g_sass = new SassSummaries();                                                        // NOLINT: see g_trace
   if (g_config.mode == TraceMode::kCounters) start_counters_mode();
+  g_trace->set_kernel_hook(complete_kernel);
   if (!subscribe()) return false;
   if (!register_activity_buffers(*g_trace)) return false;
   // CUPTI's own periodic flush hands over only full buffers; a default (not forced) flush from a thread of ours

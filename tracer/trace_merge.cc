@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "trace_error.h"
@@ -15,9 +16,10 @@ struct Launch {
   std::uint64_t correlation_id = 0;
   std::string name;
   KernelCounters counters;
+  std::optional<SassSummary> sass;
 };
 
-// Kernels of a trace per device, in launch order. Only counters traces keep their counters.
+// Kernels of a trace per device, in launch order. Only counters traces keep their counters and SASS summaries.
 using LaunchesByDevice = std::map<std::uint32_t, std::vector<Launch>>;
 
 LaunchesByDevice read_launches(const std::filesystem::path& path, bool keep_counters) {
@@ -27,8 +29,9 @@ LaunchesByDevice read_launches(const std::filesystem::path& path, bool keep_coun
   while (reader.next(event)) {
     if (!event.has_kernel()) continue;
     KernelLaunch* kernel = event.mutable_kernel();
-    Launch launch{kernel->correlation_id(), kernel->name(), {}};
+    Launch launch{kernel->correlation_id(), kernel->name(), {}, std::nullopt};
     if (keep_counters && kernel->has_counters()) launch.counters.Swap(kernel->mutable_counters());
+    if (keep_counters && kernel->has_sass()) launch.sass = std::move(*kernel->mutable_sass());
     launches[kernel->device_id()].push_back(std::move(launch));
   }
   for (auto& [device, list] : launches)
@@ -87,8 +90,10 @@ MergeSummary merge_counters(const std::filesystem::path& timeline,
         KernelLaunch* kernel = event.mutable_kernel();
         const std::size_t i = index.at({kernel->device_id(), kernel->correlation_id()});
         for (const LaunchesByDevice& run : counters) {
-          const KernelCounters& measured = run.at(kernel->device_id())[i].counters;
-          if (measured.ByteSizeLong() > 0) kernel->mutable_counters()->MergeFrom(measured);
+          const Launch& launch = run.at(kernel->device_id())[i];
+          if (launch.counters.ByteSizeLong() > 0) kernel->mutable_counters()->MergeFrom(launch.counters);
+          // The code is the same in both runs: a timeline recorded without the summary takes the counters run's.
+          if (!kernel->has_sass() && launch.sass) *kernel->mutable_sass() = *launch.sass;
         }
         ++summary.kernels;
         if (kernel->has_counters()) ++summary.kernels_with_counters;

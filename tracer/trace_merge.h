@@ -17,7 +17,8 @@ struct MergeSummary {
 };
 
 /// Writes `output`: the header and events of `timeline`, each kernel carrying the counters of the same launch in each
-/// of `counter_traces` (several: e.g. the core and links groups). Throws TraceError naming the kernel where the
+/// of `counter_traces` (several: e.g. the core and links groups), and the first of their SASS summaries where the
+/// timeline kernel has none (the timeline's own is kept). Throws TraceError naming the kernel where the
 /// traces differ (another program, another launch order). `output` is written under a temporary name and renamed
 /// at the end, so a failure leaves any existing file untouched.
 MergeSummary merge_counters(const std::filesystem::path& timeline,

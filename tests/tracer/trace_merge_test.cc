@@ -86,6 +86,42 @@ TEST_F(MergeFixture, AnotherProgramIsRefusedAndNothingIsWritten) {
   EXPECT_FALSE(std::filesystem::exists(out.string() + ".partial"));
 }
 
+Event with_sass(Event event, std::uint64_t stall_cycles) {
+  event.mutable_kernel()->mutable_sass()->set_stall_cycles(stall_cycles);
+  return event;
+}
+
+TEST_F(MergeFixture, SassSummaryOfTheCountersRunFillsTimelineKernelsWithout) {
+  // The timeline was recorded by a tracer that summarized only kernel "a" on device 0 (say); the counters run saw all.
+  testing::write_trace(timeline, testing::two_gpu_header(),
+                       {launch(0, "b", 12, 2000), with_sass(launch(0, "a", 11, 1000), 7), launch(1, "a", 13, 1500)});
+  testing::write_trace(core, testing::two_gpu_header(),
+                       {with_sass(measured(launch(1, "a", 503, 0), 30), 3),
+                        with_sass(measured(launch(0, "a", 501, 0), 10), 99),
+                        with_sass(measured(launch(0, "b", 502, 0), 20), 5)});
+  const auto links_path = dir / "links.wstrace";  // a second counters run without summaries changes nothing
+  testing::write_trace(links_path, testing::two_gpu_header(),
+                       {launch(0, "a", 901, 0), launch(0, "b", 902, 0), launch(1, "a", 903, 0)});
+
+  merge_counters(timeline, {links_path, core}, out);
+
+  const auto kernels = kernels_of(out);
+  ASSERT_EQ(kernels.size(), 3u);
+  ASSERT_TRUE(kernels[0].kernel().has_sass());
+  EXPECT_EQ(kernels[0].kernel().sass().stall_cycles(), 5u) << "b took the counters run's";
+  EXPECT_EQ(kernels[1].kernel().sass().stall_cycles(), 7u) << "a on device 0 kept the timeline's own";
+  EXPECT_EQ(kernels[2].kernel().sass().stall_cycles(), 3u);
+  EXPECT_EQ(kernels[2].kernel().counters().warp_instructions().total(), 30u);
+}
+
+TEST_F(MergeFixture, NoSassSummaryAnywhereLeavesNone) {
+  testing::write_trace(core, testing::two_gpu_header(),
+                       {measured(launch(1, "a", 503, 0), 30), measured(launch(0, "a", 501, 0), 10),
+                        measured(launch(0, "b", 502, 0), 20)});
+  merge_counters(timeline, {core}, out);
+  for (const Event& kernel : kernels_of(out)) EXPECT_FALSE(kernel.kernel().has_sass()) << kernel.kernel().name();
+}
+
 TEST_F(MergeFixture, DifferentLaunchCountsAreRefused) {
   testing::write_trace(core, testing::two_gpu_header(), {measured(launch(0, "a", 1, 0), 1)});
   EXPECT_THROW(merge_counters(timeline, {core}, out), TraceError);

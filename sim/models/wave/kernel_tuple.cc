@@ -99,6 +99,7 @@ KernelTuple kernel_tuple(const KernelLaunch& launch, uint32_t warp_size, const p
   k.hits = hit_fractions(c);
   k.mix = per_warp(mix(c, work, lanes), warps);
   k.traffic = traffic_per_warp(work, k.hits.uncoal, warps);
+  k.schedule = compiler_schedule(launch);
   return k;
 }
 

@@ -5,7 +5,9 @@
 // `time` and `delay` need the GPU's latencies, so warp_time.h computes them from the counts kept here.
 // Registers and shared memory stay in the launch, where occupancy() reads them.
 #include <cstdint>
+#include <optional>
 
+#include "compiler_schedule.h"
 #include "platform.pb.h"
 #include "trace.pb.h"
 #include "wave/gpu_tuple.h"
@@ -37,6 +39,9 @@ struct KernelTuple {
   HitFractions hits;  // l1pct, l2pct, drampct, uncoalpct
   double syncs = 0;   // barriers per warp: no counter counts them, so 0 (README.md)
   uint32_t warps_per_block = 0;
+  // The compiler's issue spacing and load-use distances, when the trace has the kernel's SASS summary: the dependent
+  // path then follows them instead of taking every instruction as dependent on the one before (README.md).
+  std::optional<CompilerSchedule> schedule;
 };
 
 /// m_kernel of `launch`, which must have counters; `warp_size` from the GPU (32 on every CUDA GPU).

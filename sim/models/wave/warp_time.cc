@@ -10,9 +10,26 @@ namespace {
 constexpr std::array<InstClass, 6> kArithmetic{InstClass::kFp32, InstClass::kInt,    InstClass::kFp64,
                                                InstClass::kSfu,  InstClass::kTensor, InstClass::kOther};
 
+// The dependent path as the compiler scheduled it: every instruction issues after the mean stall count (which holds
+// the fixed latencies of dependent arithmetic), and a variable-latency result is waited for only as long as its
+// latency exceeds the cycles the compiler put between it and its first use.
+double scheduled_warp_time(const KernelTuple& kernel, const GpuTuple& gpu, const MemoryLatencies& lat,
+                           const CompilerSchedule& schedule) {
+  const WarpInstructionMix& m = kernel.mix;
+  double issued = 0;
+  for (double count : m.issued) issued += count;
+  double cycles = issued * schedule.issue_cycles;
+  cycles += m.global_loads * exposed_latency(average_load_latency(lat, kernel.hits), schedule);
+  cycles += m.shared_loads * exposed_latency(lat.shared, schedule);
+  cycles += m.other_lsu * exposed_latency(gpu.latency[index(InstClass::kLsu)], schedule);
+  cycles += m.issued[index(InstClass::kSfu)] * exposed_latency(gpu.latency[index(InstClass::kSfu)], schedule);
+  return cycles;
+}
+
 }  // namespace
 
 double warp_time(const KernelTuple& kernel, const GpuTuple& gpu, const MemoryLatencies& lat) {
+  if (kernel.schedule) return scheduled_warp_time(kernel, gpu, lat, *kernel.schedule) + sync_time(kernel, gpu);
   const WarpInstructionMix& m = kernel.mix;
   double cycles = 0;
   for (InstClass c : kArithmetic) cycles += m.issued[index(c)] * gpu.latency[index(c)];

@@ -11,7 +11,8 @@
 
 namespace warpsim::models::wave {
 
-/// Cycles one warp alone needs when each instruction waits for the one before (README.md, "dependent path").
+/// Cycles one warp alone needs: with the kernel's compiler schedule, its issue spacing plus the load latencies it
+/// does not cover; without, each instruction waiting for the one before (README.md, "dependent path").
 double warp_time(const KernelTuple& kernel, const GpuTuple& gpu, const MemoryLatencies& lat);
 
 /// Cycles one warp occupies its processing block's issue: sum over classes of count * issue delay (paper 001), or

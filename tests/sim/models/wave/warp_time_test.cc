@@ -54,6 +54,26 @@ TEST(WaveWarpTime, BarriersWaitForTheBlocksOtherWarps) {
   EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), 2 * 4 * 7);
 }
 
+// With the compiler's schedule (a GEMM-like kernel: independent FMAs issued a cycle apart, loads placed well before
+// their use) the path is the issue spacing plus what the cover leaves of each latency.
+TEST(WaveWarpTime, ACompilerScheduleReplacesTheAllDependentPath) {
+  KernelTuple k = fma_warp(100);
+  k.schedule = CompilerSchedule{1.5, 20};
+  EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), 100 * 1.5);
+  k.mix.shared_loads = 2;                         // shared latency 29: 9 cycles left after a cover of 20
+  k.mix.issued[index(InstClass::kLsu)] = 2;
+  EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), 102 * 1.5 + 2 * 9);
+  k.schedule->cover_cycles = 100;                 // fully covered
+  EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), 102 * 1.5);
+}
+
+TEST(WaveWarpTime, TheScheduleLeavesTheIssueDelaysAlone) {
+  KernelTuple k = fma_warp(100);
+  const double without = warp_delay(k, kGpu);
+  k.schedule = CompilerSchedule{4, 0};
+  EXPECT_DOUBLE_EQ(warp_delay(k, kGpu), without);
+}
+
 // One warp of 100 dependent FMAs: 400 cycles of latency against 100 of issue.
 TEST(WaveWarpTime, FewWarpsAreLatencyBound) {
   const BlockTime t = processing_block_time(fma_warp(100), kGpu, kGpu.memory, 2);

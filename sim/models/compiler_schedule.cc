@@ -1,0 +1,22 @@
+#include "compiler_schedule.h"
+
+#include <algorithm>
+
+namespace warpsim::models {
+
+std::optional<CompilerSchedule> compiler_schedule(const KernelLaunch& launch) {
+  if (!launch.has_sass()) return std::nullopt;
+  const SassSummary& sass = launch.sass();
+  if (sass.instructions() == 0) return std::nullopt;
+  CompilerSchedule schedule;
+  // Every issued instruction waits at least one cycle for the next issue slot.
+  schedule.issue_cycles =
+      std::max(1.0, static_cast<double>(sass.stall_cycles()) / static_cast<double>(sass.instructions()));
+  // Producers without a later waiter (a load used at the top of the next loop iteration) are left out of the mean:
+  // their distance is not in the code order.
+  const uint64_t covered = sass.variable_latency() > sass.uncovered() ? sass.variable_latency() - sass.uncovered() : 0;
+  if (covered > 0) schedule.cover_cycles = static_cast<double>(sass.cover_cycles()) / static_cast<double>(covered);
+  return schedule;
+}
+
+}  // namespace warpsim::models

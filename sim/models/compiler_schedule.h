@@ -1,0 +1,31 @@
+#pragma once
+// What the compiler scheduled, from a kernel's static SASS summary (trace KernelLaunch.sass, recorded by the tracer
+// from the loaded cubin): how many cycles one warp waits between two issues, and how far a variable-latency result
+// (a load, MUFU, S2R) is from its first use. Counters show how many instructions ran, not which depend on which;
+// the compiler's stall counts and scoreboard waits do: 4 cycles after an FFMA whose result the next instruction
+// needs, 1 when the next one is independent (a GEMM's register tile), and a load placed many instructions before
+// its use hides that much of its latency.
+//
+// Averages over the code, not over the executed instructions: a kernel whose time goes to a loop is weighted as its
+// code is (unrolled loop bodies dominate the code of such kernels).
+#include <optional>
+
+#include "trace.pb.h"
+
+namespace warpsim::models {
+
+struct CompilerSchedule {
+  double issue_cycles = 1;  // mean stall count: cycles from one issue of a warp to its next
+  double cover_cycles = 0;  // mean cycles between a variable-latency instruction and the first wait for its result
+};
+
+/// The schedule of `launch`'s SASS summary; nothing when the trace has none (recorded before the tracer kept it, or
+/// a module the tracer did not see) or it counts no instructions.
+std::optional<CompilerSchedule> compiler_schedule(const KernelLaunch& launch);
+
+/// Cycles of `latency` a warp still waits after the compiler's cover: max(0, latency - cover).
+inline double exposed_latency(double latency, const CompilerSchedule& schedule) {
+  return latency > schedule.cover_cycles ? latency - schedule.cover_cycles : 0;
+}
+
+}  // namespace warpsim::models

@@ -1,0 +1,46 @@
+// The compiler's schedule from a kernel's SASS summary (sim/models/compiler_schedule.h).
+#include "compiler_schedule.h"
+
+#include <gtest/gtest.h>
+
+namespace warpsim::models {
+namespace {
+
+KernelLaunch with_sass(uint64_t instructions, uint64_t stalls, uint64_t variable, uint64_t cover, uint64_t uncovered) {
+  KernelLaunch launch;
+  SassSummary& s = *launch.mutable_sass();
+  s.set_instructions(instructions);
+  s.set_stall_cycles(stalls);
+  s.set_variable_latency(variable);
+  s.set_cover_cycles(cover);
+  s.set_uncovered(uncovered);
+  return launch;
+}
+
+TEST(CompilerSchedule, NoSummaryNoSchedule) {
+  EXPECT_FALSE(compiler_schedule(KernelLaunch{}).has_value());
+  EXPECT_FALSE(compiler_schedule(with_sass(0, 0, 0, 0, 0)).has_value());
+}
+
+TEST(CompilerSchedule, MeansOverTheCodeAndOverTheCoveredProducers) {
+  const auto s = compiler_schedule(with_sass(200, 300, 10, 240, 2));
+  ASSERT_TRUE(s.has_value());
+  EXPECT_DOUBLE_EQ(s->issue_cycles, 1.5);
+  EXPECT_DOUBLE_EQ(s->cover_cycles, 30);  // 240 cycles over the 8 producers that have a waiter
+}
+
+TEST(CompilerSchedule, IssueSpacingIsAtLeastOneCycleAndUncoveredProducersAloneCoverNothing) {
+  const auto s = compiler_schedule(with_sass(100, 50, 3, 0, 3));
+  ASSERT_TRUE(s.has_value());
+  EXPECT_DOUBLE_EQ(s->issue_cycles, 1);
+  EXPECT_DOUBLE_EQ(s->cover_cycles, 0);
+}
+
+TEST(CompilerSchedule, ExposedLatencyIsWhatTheCoverLeaves) {
+  const CompilerSchedule s{1, 30};
+  EXPECT_DOUBLE_EQ(exposed_latency(100, s), 70);
+  EXPECT_DOUBLE_EQ(exposed_latency(20, s), 0);
+}
+
+}  // namespace
+}  // namespace warpsim::models

@@ -1,0 +1,50 @@
+#pragma once
+/// @brief A static summary of each kernel's SASS from the cubin (ELF) the driver loads: how far apart the compiler
+/// issues instructions and how much of the latency of loads and other variable-latency instructions it covers with
+/// other work (Volta-and-later control codes). Pure: no CUDA; reads the ELF with glibc's <elf.h> structs only.
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace warpsim::tracer {
+
+/// Counts over one function's code (each instruction once), not over the executed instructions.
+struct SassFunctionSummary {
+  std::string name;                    ///< mangled, from the section name `.text.<name>`
+  std::uint64_t instructions = 0;      ///< 16-byte instructions with a stall count > 0 (not the NOP padding at the end)
+  std::uint64_t stall_cycles = 0;      ///< sum of their stall counts: the compiler's issue spacing
+  std::uint64_t variable_latency = 0;  ///< instructions that set a scoreboard (loads, MUFU, S2R, shuffles...)
+  std::uint64_t cover_cycles = 0;      ///< per such producer, the stall cycles from it to its first waiting instruction
+  std::uint64_t uncovered = 0;         ///< producers with no instruction waiting on their scoreboard later in the code
+};
+
+/// Whether `image` starts like an ELF file: what distinguishes a cubin from a fatbin or PTX text handed over as one.
+bool is_elf_image(std::span<const std::byte> image);
+
+/// Every kernel function (`.text.*` PROGBITS section) of a cubin, in section order. std::nullopt, never a crash, when
+/// the buffer is not a 64-bit little-endian ELF or is cut short or corrupt (a section or the section table lies
+/// outside it, a section name is not terminated, a code section is not whole instructions). An ELF that is no cubin
+/// for Volta or later (another machine, a Maxwell/Pascal cubin with another instruction format) gives an empty list.
+std::optional<std::vector<SassFunctionSummary>> summarize_cubin(std::span<const std::byte> cubin);
+
+/// The summaries of the functions of every module loaded so far, by mangled name. Thread-safe: modules load on any
+/// application thread (with lazy loading, at a kernel's first launch) while kernel records are built on CUPTI's.
+class SassSummaries {
+ public:
+  /// A function of a name already known replaces it (the same module loaded again in another context, say).
+  void add(std::vector<SassFunctionSummary> functions);
+  std::optional<SassFunctionSummary> find(const std::string& name) const;
+  std::size_t size() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, SassFunctionSummary> by_name_;
+};
+
+}  // namespace warpsim::tracer
