@@ -12,7 +12,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-models=roofline all=0 keep=""
+models=wave-pipes all=0 keep=""
 while [ $# -gt 0 ]; do
   case $1 in
     --model) models=$2; shift 2 ;;

@@ -26,7 +26,7 @@ namespace {
 struct SimulateOptions {
   std::string trace;
   std::string platform;
-  std::string model = "roofline";
+  std::string model = "wave-pipes";  // the most accurate on the shipped workloads (README, "Accuracy today")
   std::vector<std::string> overrides;
   bool reuse_kernel_times = false;
   std::string output;

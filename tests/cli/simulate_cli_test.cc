@@ -33,10 +33,10 @@ TEST(SimulateCli, SimulatesTheSampleOnTwoNvlinkedH200) {
   const auto out = testing::fresh_temp_dir() / "sim.wstrace";
   const CommandResult result = run_warpsim("simulate " + data("sample.wstrace") + " --platform 2xh200-nvlink -o " + out.string());
   ASSERT_EQ(result.exit_status, 0) << result.err;
-  EXPECT_THAT(result.out, HasSubstr("with roofline"));
+  EXPECT_THAT(result.out, HasSubstr("with wave-pipes"));
   TraceReader reader(out);
   EXPECT_EQ(reader.header().mode(), CAPTURE_MODE_SIMULATED);
-  EXPECT_EQ(reader.header().simulation().model(), "roofline");
+  EXPECT_EQ(reader.header().simulation().model(), "wave-pipes");
   EXPECT_FALSE(reader.header().simulation().reuses_recorded_kernel_times());
   const auto durations = kernel_durations(out);
   EXPECT_EQ(durations.size(), kernel_durations(data("sample.wstrace")).size());
