@@ -25,6 +25,7 @@ void check_residency(const SmSpec& sm, const FieldPath& at, IssueList& issues) {
       {"shared_memory_allocation_unit_bytes", sm.shared_memory_allocation_unit_bytes()},
       {"l1_bytes", sm.l1_bytes()},
       {"l1_bytes_per_cycle", sm.l1_bytes_per_cycle()},
+      {"l1_scattered_lines_per_cycle", sm.l1_scattered_lines_per_cycle()},
   };
   for (const auto& [name, value] : limits) issues.positive(at.then(name), value);
   if (sm.max_shared_memory_per_block_bytes() > sm.shared_memory_bytes()) {

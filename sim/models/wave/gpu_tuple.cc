@@ -8,6 +8,9 @@
 namespace warpsim::models::wave {
 namespace {
 
+// A spec without the scattered rate (0) must not divide by zero; validation rejects it in shipped files.
+constexpr double kMinLinesPerCycle = 1e-9;
+
 double bytes_per_cycle(double gb_per_s, double clock_hz) { return clock_hz <= 0 ? 0 : gb_per_s * 1e9 / clock_hz; }
 
 // A tensor warp instruction is kFlopPerTensorInstruction FLOP; a processing block does its share of the SM's rate.
@@ -53,9 +56,10 @@ MemoryLatencies memory_latencies(const platform::SmSpec& sm) {
   m.l2 = lat.l2_hit();
   m.dram = lat.dram();
   m.shared = lat.shared();
-  // A request whose threads touch warp_size different lines needs warp_size / 4 tag-stage passes (4 lines per
-  // clock); the last sector leaves the L1 that many clocks minus one after the first.
-  m.uncoal_extra = std::max(0.0, sm.warp_size() / kTagLinesPerCycle - 1);
+  // A request whose threads touch warp_size different lines takes warp_size / (lines per clock) clocks of the L1;
+  // its last sector leaves that many clocks minus one after the first.
+  const double lines_per_cycle = std::max(sm.l1_scattered_lines_per_cycle(), kMinLinesPerCycle);
+  m.uncoal_extra = std::max(0.0, sm.warp_size() / lines_per_cycle - 1);
   return m;
 }
 
@@ -65,7 +69,7 @@ Bandwidths bandwidths(const platform::GpuSpec& gpu, double clock_hz) {
   b.l1_per_sm = gpu.sm().l1_bytes_per_cycle();
   b.l2 = bytes_per_cycle(gpu.memory().l2_bandwidth_gb_per_s(), clock_hz);
   b.dram = bytes_per_cycle(gpu.memory().dram_bandwidth_gb_per_s() * gpu.memory().dram_efficiency(), clock_hz);
-  b.uncoal_per_sm = kTagLinesPerCycle * static_cast<double>(kSectorBytes);  // one sector of each of 4 lines
+  b.uncoal_per_sm = gpu.sm().l1_scattered_lines_per_cycle() * static_cast<double>(kSectorBytes);  // a sector a line
   return b;
 }
 

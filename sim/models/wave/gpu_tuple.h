@@ -48,8 +48,6 @@ struct GpuTuple {
 
 /// Sectors of a coalesced request of 32 threads x 4 bytes: one 128-byte line.
 inline constexpr double kSectorsPerCoalescedRequest = 4;
-/// Cache lines the L1 tag stage resolves per clock (GV100 and later; README.md).
-inline constexpr double kTagLinesPerCycle = 4;
 
 /// m_gpu for `gpu`; see README.md for where each number comes from.
 GpuTuple gpu_tuple(const platform::GpuSpec& gpu);

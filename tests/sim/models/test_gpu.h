@@ -38,6 +38,7 @@ inline platform::SmSpec h100_sm() {
   lat.set_dram(479);               // L24
   sm.set_l1_bytes(256 * 1024);     // WP-H p.18
   sm.set_l1_bytes_per_cycle(128);  // test value
+  sm.set_l1_scattered_lines_per_cycle(1);  // as measured on H100 (ws_microbench_scatter)
   return sm;
 }
 

@@ -18,6 +18,7 @@ void fill_sm(SmSpec& sm) {
   sm.set_reserved_shared_memory_per_block_bytes(1024);
   sm.set_l1_bytes(262144);
   sm.set_l1_bytes_per_cycle(128);
+  sm.set_l1_scattered_lines_per_cycle(1);
 }
 
 void fill_lanes(Lanes& lanes) {

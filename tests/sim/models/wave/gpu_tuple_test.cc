@@ -44,7 +44,7 @@ TEST(WaveGpuTuple, LatenciesComeFromTheSpec) {
   EXPECT_DOUBLE_EQ(t.memory.l2, 263);
   EXPECT_DOUBLE_EQ(t.memory.dram, 479);
   EXPECT_DOUBLE_EQ(t.memory.shared, 29);
-  EXPECT_DOUBLE_EQ(t.memory.uncoal_extra, 7);  // 32 lines at 4 per clock: 8 tag passes, 7 after the first
+  EXPECT_DOUBLE_EQ(t.memory.uncoal_extra, 31);  // 32 lines at 1 per clock: the last 31 clocks after the first
 }
 
 TEST(WaveGpuTuple, BandwidthsAreBytesPerSmCycle) {
@@ -55,7 +55,10 @@ TEST(WaveGpuTuple, BandwidthsAreBytesPerSmCycle) {
   EXPECT_DOUBLE_EQ(t.band.shared_per_sm, 1);
   EXPECT_DOUBLE_EQ(t.band.l2, 2000);                          // 3960 GB/s at 1.98 GHz
   EXPECT_DOUBLE_EQ(t.band.dram, 3352 * 0.92 * 1e9 / 1980e6);  // at the streaming efficiency
-  EXPECT_DOUBLE_EQ(t.band.uncoal_per_sm, 128);
+  EXPECT_DOUBLE_EQ(t.band.uncoal_per_sm, 32);  // one 32-byte sector of one line per clock
+  gpu.mutable_sm()->set_l1_scattered_lines_per_cycle(4);
+  EXPECT_DOUBLE_EQ(gpu_tuple(gpu).band.uncoal_per_sm, 128);
+  EXPECT_DOUBLE_EQ(gpu_tuple(gpu).memory.uncoal_extra, 7);
 }
 
 }  // namespace

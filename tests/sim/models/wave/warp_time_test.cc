@@ -37,7 +37,7 @@ TEST(WaveWarpTime, UncoalescedRequestsAddTheirExtraLatency) {
   KernelTuple k;
   k.mix.global_loads = 1;
   k.hits = HitFractions{1, 0, 0, 0.5};
-  EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), 40 + 0.5 * 7);
+  EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), 40 + 0.5 * 31);  // 32 lines at 1 per clock
 }
 
 TEST(WaveWarpTime, StoresCostOnlyTheirIssueAndSharedLoadsTheSharedLatency) {
