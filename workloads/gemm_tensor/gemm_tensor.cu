@@ -9,6 +9,7 @@
 // `check` line per variant; exits non-zero if a result is wrong.
 
 #include "device_buffer.h"
+#include "gemm_reference.h"
 #include "workload.h"
 
 #include <cublas_v2.h>
@@ -162,11 +163,6 @@ constexpr Variant kVariants[] = {
     {"cublas_fp64", "cublasDgemm", Inputs::kRandom, 1e-9, 1e-11},
 };
 
-/// Row-major index of element (row, col) of an n x n matrix, in size_t so that large n cannot overflow on the host.
-std::size_t at(int row, int col, int n) {
-  return static_cast<std::size_t>(row) * static_cast<std::size_t>(n) + static_cast<std::size_t>(col);
-}
-
 /// Deterministic multiples of 1/8 in [-1, 1] (17 values, from an integer LCG).
 void fill_eighths(std::vector<float>& values, unsigned seed) {
   unsigned state = seed * 2654435761u + 1u;
@@ -176,54 +172,15 @@ void fill_eighths(std::vector<float>& values, unsigned seed) {
   }
 }
 
-/// A sampled C element and the CPU's value for it.
-struct Sample {
-  int row;
-  int col;
-  double want;       // sum_k A[row][k] * B[k][col], in double
-  double magnitude;  // sum_k |A[row][k] * B[k][col]|: the scale rounding errors grow with
-};
-
-/// Picks kSamples (row, col) pairs with an integer LCG (the four corners first, to catch edge handling) and
-/// computes each reference inner product in double precision.
-std::vector<Sample> reference_samples(const std::vector<float>& a, const std::vector<float>& b, int n) {
-  std::vector<Sample> samples;
-  samples.reserve(kSamples);
-  const int corners[4][2] = {{0, 0}, {0, n - 1}, {n - 1, 0}, {n - 1, n - 1}};
-  unsigned state = 12345u;
-  for (int s = 0; s < kSamples; ++s) {
-    int row = 0;
-    int col = 0;
-    if (s < 4) {
-      row = corners[s][0];
-      col = corners[s][1];
-    } else {
-      state = state * 1664525u + 1013904223u;
-      row = static_cast<int>((state >> 8) % static_cast<unsigned>(n));
-      state = state * 1664525u + 1013904223u;
-      col = static_cast<int>((state >> 8) % static_cast<unsigned>(n));
-    }
-    double want = 0.0;
-    double magnitude = 0.0;
-    for (int k = 0; k < n; ++k) {
-      const double term = static_cast<double>(a[at(row, k, n)]) * static_cast<double>(b[at(k, col, n)]);
-      want += term;
-      magnitude += std::fabs(term);
-    }
-    samples.push_back({row, col, want, magnitude});
-  }
-  return samples;
-}
-
 /// Compares the sampled elements of C; returns "" when all agree, else a description of the first mismatch.
 /// `worst` receives the largest |got - want| / sum_k |a*b| seen (how far from exact the variant's arithmetic is).
 template <typename Out>
-std::string compare_samples(const std::vector<Out>& c, const std::vector<Sample>& samples, int n, const Variant& v,
-                            double& worst) {
+std::string compare_samples(const std::vector<Out>& c, const std::vector<ws::GemmSample>& samples, int n,
+                            const Variant& v, double& worst) {
   worst = 0.0;
   std::string mismatch;
-  for (const Sample& s : samples) {
-    const double got = static_cast<double>(c[at(s.row, s.col, n)]);
+  for (const ws::GemmSample& s : samples) {
+    const double got = static_cast<double>(c[ws::at(s.row, s.col, n)]);
     const double error = std::fabs(got - s.want);
     if (s.magnitude > 0.0) worst = std::max(worst, error / s.magnitude);
     const double tolerance = v.relative * std::fabs(s.want) + v.magnitude * s.magnitude;
@@ -248,8 +205,8 @@ struct Context {
   const std::vector<float>* eighths_b;
   const std::vector<float>* random_a;
   const std::vector<float>* random_b;
-  const std::vector<Sample>* eighths_samples;
-  const std::vector<Sample>* random_samples;
+  const std::vector<ws::GemmSample>* eighths_samples;
+  const std::vector<ws::GemmSample>* random_samples;
 };
 
 /// Copies a host float matrix to the device as T (exact for every input set and type used here, tf32 excepted,
@@ -269,7 +226,7 @@ int run_variant(const Variant& v, Context& ctx, Convert convert, Launch launch) 
   const bool eighths = v.inputs == Inputs::kEighths;
   const std::vector<float>& host_a = *(eighths ? ctx.eighths_a : ctx.random_a);
   const std::vector<float>& host_b = *(eighths ? ctx.eighths_b : ctx.random_b);
-  const std::vector<Sample>& samples = *(eighths ? ctx.eighths_samples : ctx.random_samples);
+  const std::vector<ws::GemmSample>& samples = *(eighths ? ctx.eighths_samples : ctx.random_samples);
 
   DeviceBuffer<In> a(host_a.size());
   DeviceBuffer<In> b(host_b.size());
@@ -433,21 +390,21 @@ int main(int argc, char** argv) {
   std::vector<float> eighths_b;
   std::vector<float> random_a;
   std::vector<float> random_b;
-  std::vector<Sample> eighths_samples;
-  std::vector<Sample> random_samples;
+  std::vector<ws::GemmSample> eighths_samples;
+  std::vector<ws::GemmSample> random_samples;
   if (need_eighths) {
     eighths_a.resize(elements);
     eighths_b.resize(elements);
     fill_eighths(eighths_a, 3u);
     fill_eighths(eighths_b, 4u);
-    eighths_samples = reference_samples(eighths_a, eighths_b, n);
+    eighths_samples = ws::gemm_reference_samples(eighths_a, eighths_b, n, kSamples);
   }
   if (need_random) {
     random_a.resize(elements);
     random_b.resize(elements);
     ws::fill_random(random_a, 1u);
     ws::fill_random(random_b, 2u);
-    random_samples = reference_samples(random_a, random_b, n);
+    random_samples = ws::gemm_reference_samples(random_a, random_b, n, kSamples);
   }
 
   ws::KernelTimer timer(kWorkload);

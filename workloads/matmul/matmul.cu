@@ -7,6 +7,7 @@
 // Prints one `timing` line per launch and one `check` line per variant; exits non-zero if a result is wrong.
 
 #include "device_buffer.h"
+#include "gemm_reference.h"
 #include "workload.h"
 
 #include <cmath>
@@ -68,57 +69,13 @@ __global__ void matmul_tiled(const float* __restrict__ a, const float* __restric
 
 using Kernel = void (*)(const float*, const float*, float*, int);
 
-/// Row-major index of element (row, col) of an n x n matrix, in size_t so that large n cannot overflow on the host.
-std::size_t at(int row, int col, int n) {
-  return static_cast<std::size_t>(row) * static_cast<std::size_t>(n) + static_cast<std::size_t>(col);
-}
-
-/// A sampled C element and the CPU's value for it.
-struct Sample {
-  int row;
-  int col;
-  double want;       // sum_k A[row][k] * B[k][col], in double
-  double magnitude;  // sum_k |A[row][k] * B[k][col]|: the scale float rounding errors grow with
-};
-
-/// Picks kSamples (row, col) pairs with an integer LCG (the four corners first, to catch edge handling) and
-/// computes each reference inner product in double precision.
-std::vector<Sample> reference_samples(const std::vector<float>& a, const std::vector<float>& b, int n) {
-  std::vector<Sample> samples;
-  samples.reserve(kSamples);
-  const int corners[4][2] = {{0, 0}, {0, n - 1}, {n - 1, 0}, {n - 1, n - 1}};
-  unsigned state = 12345u;
-  for (int s = 0; s < kSamples; ++s) {
-    int row = 0;
-    int col = 0;
-    if (s < 4) {
-      row = corners[s][0];
-      col = corners[s][1];
-    } else {
-      state = state * 1664525u + 1013904223u;
-      row = static_cast<int>((state >> 8) % static_cast<unsigned>(n));
-      state = state * 1664525u + 1013904223u;
-      col = static_cast<int>((state >> 8) % static_cast<unsigned>(n));
-    }
-    double want = 0.0;
-    double magnitude = 0.0;
-    for (int k = 0; k < n; ++k) {
-      const double term = static_cast<double>(a[at(row, k, n)]) * static_cast<double>(b[at(k, col, n)]);
-      want += term;
-      magnitude += std::fabs(term);
-    }
-    samples.push_back({row, col, want, magnitude});
-  }
-  return samples;
-}
-
 /// Compares the sampled elements of C; returns "" when all agree, else a description of the first mismatch.
 /// Tolerance: relative 1e-3 of the value, plus 1e-5 of the magnitude sum, because cancellation can bring a C
 /// element close to zero while the float rounding error still scales with sum_k |a*b| (typical error for n = 2048
 /// is ~1e-7 of that sum, so 1e-5 has a wide margin; a wrong or missing tile is off by ~1e-2 of it or more).
-std::string compare_samples(const std::vector<float>& c, const std::vector<Sample>& samples, int n) {
-  for (const Sample& s : samples) {
-    const double got = static_cast<double>(c[at(s.row, s.col, n)]);
+std::string compare_samples(const std::vector<float>& c, const std::vector<ws::GemmSample>& samples, int n) {
+  for (const ws::GemmSample& s : samples) {
+    const double got = static_cast<double>(c[ws::at(s.row, s.col, n)]);
     const double tolerance = 1e-3 * std::fabs(s.want) + 1e-5 * s.magnitude;
     if (!(std::fabs(got - s.want) <= tolerance)) {  // negated so that NaN fails
       char text[160];
@@ -134,7 +91,7 @@ std::string compare_samples(const std::vector<float>& c, const std::vector<Sampl
 /// on stale values), then checks the sampled elements. Returns the exit status of the check.
 int run_variant(const char* name, Kernel kernel, ws::KernelTimer& timer, const DeviceBuffer<float>& a,
                 const DeviceBuffer<float>& b, DeviceBuffer<float>& c, int n, int repeat,
-                const std::vector<Sample>& samples) {
+                const std::vector<ws::GemmSample>& samples) {
   WS_CHECK(cudaMemset(c.get(), 0xFF, c.bytes()));  // all-ones bytes are a NaN float
   const dim3 block(kTile, kTile);
   const dim3 grid(static_cast<unsigned>((n + kTile - 1) / kTile), static_cast<unsigned>((n + kTile - 1) / kTile));
@@ -178,7 +135,7 @@ int main(int argc, char** argv) {
   std::vector<float> host_b(elements);
   ws::fill_random(host_a, 1u);
   ws::fill_random(host_b, 2u);
-  const std::vector<Sample> samples = reference_samples(host_a, host_b, n);
+  const std::vector<ws::GemmSample> samples = ws::gemm_reference_samples(host_a, host_b, n, kSamples);
 
   DeviceBuffer<float> a(elements);
   DeviceBuffer<float> b(elements);
