@@ -1,5 +1,7 @@
 #include "kernel_work.h"
 
+#include <algorithm>
+
 namespace warpsim::models {
 namespace {
 
@@ -53,7 +55,10 @@ KernelWork kernel_work(const KernelCounters& counters) {
   work.dram_bytes = m.dram_read_bytes() + m.dram_write_bytes();
   work.l2_bytes = m.l2_bytes();
   // The L2 sees remote accesses by aperture; NVLink receive bytes also count traffic other GPUs send us.
-  work.peer_bytes = m.has_l2_peer_sectors() ? m.l2_peer_sectors() * kSectorBytes : m.nvlink_rx_bytes();
+  // Either counter may miss a kernel's peer reads: on H200 an SM loading from the peer GPU's memory left the local
+  // L2's peer aperture at 0 sectors while NVLink received 302 MB (remote_access_sweep, 100% remote), so the larger
+  // of the two counts. NVLink bytes include the link's protocol (302 MB received for 268 MB read).
+  work.peer_bytes = std::max<uint64_t>(m.l2_peer_sectors() * kSectorBytes, m.nvlink_rx_bytes());
   // lts__t_sectors_aperture_sysmem is not used: under the range profiler every kernel shows 17,000-26,000 sysmem
   // sectors (0.55-0.85 MB), empty or not, on H100 and H200 alike: the profiler's own traffic. Over PCIe that would
   // cost an empty kernel 13 us its real 3.5 us never paid. Kernels reading host memory (zero-copy) are not modelled.

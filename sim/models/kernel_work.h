@@ -31,7 +31,7 @@ struct KernelWork {
   // Bytes per level, for the replay's memory resources and links.
   uint64_t dram_bytes = 0;    // dram__bytes_read + dram__bytes_write
   uint64_t l2_bytes = 0;      // lts__t_bytes
-  uint64_t peer_bytes = 0;    // lts__t_sectors_aperture_peer * 32; fallback: nvlrx__bytes
+  uint64_t peer_bytes = 0;    // the larger of lts__t_sectors_aperture_peer * 32 and nvlrx__bytes (kernel_work.cc)
   uint64_t sysmem_bytes = 0;  // not measurable under the range profiler (see kernel_work.cc): 0
 };
 

@@ -41,10 +41,20 @@ TEST(KernelWork, BytesPerLevel) {
   const KernelWork w = kernel_work(c);
   EXPECT_EQ(w.dram_bytes, 1024u);
   EXPECT_EQ(w.l2_bytes, 4096u);
-  EXPECT_EQ(w.peer_bytes, 320u);
+  EXPECT_EQ(w.peer_bytes, 999u);  // the larger of the aperture's 320 and NVLink's 999
   EXPECT_EQ(w.sysmem_bytes, 0u);
+  m.set_nvlink_rx_bytes(100);
+  EXPECT_EQ(kernel_work(c).peer_bytes, 320u);
   m.clear_l2_peer_sectors();
-  EXPECT_EQ(kernel_work(c).peer_bytes, 999u);  // NVLink receive bytes when the aperture counter is absent
+  EXPECT_EQ(kernel_work(c).peer_bytes, 100u);  // NVLink receive bytes when the aperture counter is absent
+}
+
+// H200, a kernel reading all its input from the peer GPU: the local L2's peer aperture saw nothing, NVLink 302 MB.
+TEST(KernelWork, PeerReadsThatBypassTheLocalL2CountFromNvlink) {
+  KernelCounters c;
+  c.mutable_memory()->set_l2_peer_sectors(0);
+  c.mutable_memory()->set_nvlink_rx_bytes(302'500'000);
+  EXPECT_EQ(kernel_work(c).peer_bytes, 302'500'000u);
 }
 
 TEST(KernelWork, SysmemApertureSectorsAreTheProfilersNotTheKernels) {
