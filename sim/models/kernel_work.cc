@@ -22,9 +22,7 @@ PipeWork pipe_work(const KernelCounters& c) {
   work.lsu = p.has_lsu() ? as_double(p.lsu())
                          : as_double(w.global_ld() + w.global_st() + w.global_atom() + w.global_red() + w.local_ld() +
                                      w.local_st() + w.shared_ld() + w.shared_st() + w.shared_atom());
-  // The tensor pipe counter covers its sub-pipes; without it, their sum.
-  work.tensor = p.has_tensor() ? as_double(p.tensor())
-                               : as_double(p.tensor_hmma() + p.tensor_imma() + p.tensor_dmma() + p.tensor_gmma());
+  work.tensor = tensor_pipe_instructions(p);  // the pipe's counter, else its sub-pipes
   return work;
 }
 

@@ -5,15 +5,15 @@ namespace {
 
 double as_double(uint64_t v) { return static_cast<double>(v); }
 
-double tensor_pipe_instructions(const PipeInstructions& p) {
-  if (p.has_tensor()) return as_double(p.tensor());
-  return as_double(p.tensor_hmma() + p.tensor_imma() + p.tensor_dmma() + p.tensor_gmma());
-}
-
 // The type's rate, or the FP16 rate where the spec has none for it.
 double rate_or_fp16(double rate, double fp16_rate) { return rate > 0 ? rate : fp16_rate; }
 
 }  // namespace
+
+double tensor_pipe_instructions(const PipeInstructions& p) {
+  if (p.has_tensor()) return as_double(p.tensor());
+  return as_double(p.tensor_hmma() + p.tensor_imma() + p.tensor_dmma() + p.tensor_gmma());
+}
 
 TensorFlops tensor_flops(const KernelCounters& counters) {
   TensorFlops flops;

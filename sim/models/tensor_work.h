@@ -25,6 +25,9 @@ struct TensorFlops {
   double fp64 = 0;
 };
 
+/// Tensor-pipe warp instructions: the pipe's counter, else the sum of its sub-pipes (hmma, imma, dmma, gmma).
+double tensor_pipe_instructions(const PipeInstructions& pipes);
+
 /// From the `tensor_ops` counters; without them, the tensor-pipe warp instructions (`pipes.tensor`, else the sum of
 /// its sub-pipes) x kFlopPerTensorInstruction as FP16.
 TensorFlops tensor_flops(const KernelCounters& counters);
