@@ -87,6 +87,13 @@ Problem find_event_problem(const Event& event, const KnownDevices& devices) {
       if (auto p = check_device(devices, event.sync().device_id(), "names")) return p;
       return check_interval(event.sync().start_ns(), event.sync().end_ns());
     case Event::kMarker: return check_marker(event.marker(), devices);
+    case Event::kApiCall:
+      if (auto p = check_enum(event.api_call().domain(), ApiCall::Domain_IsValid, "API domain")) return p;
+      return check_interval(event.api_call().start_ns(), event.api_call().end_ns());
+    case Event::kHostThread: return std::nullopt;
+    case Event::kStream:
+      if (auto p = check_enum(event.stream().kind(), Stream::Kind_IsValid, "stream kind")) return p;
+      return check_device(devices, event.stream().device_id(), "names");
     case Event::KIND_NOT_SET: break;
   }
   return std::string("has no known kind (corrupt, or written by a newer warpsim)");
@@ -99,6 +106,9 @@ std::string event_kind_name(const Event& event) {
     case Event::kMemset: return "memset";
     case Event::kSync: return "synchronization";
     case Event::kMarker: return "marker";
+    case Event::kApiCall: return "API call";
+    case Event::kHostThread: return "host thread";
+    case Event::kStream: return "stream";
     case Event::KIND_NOT_SET: break;
   }
   return "unknown";

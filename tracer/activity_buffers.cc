@@ -16,6 +16,8 @@ static_assert(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE == 1 &&
 static_assert(CUPTI_ACTIVITY_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE == 1 &&
               CUPTI_ACTIVITY_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE == 2);
 static_assert(CUPTI_ACTIVITY_MEMORY_KIND_PINNED == 2 && CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC == 7);
+static_assert(CUPTI_ACTIVITY_STREAM_CREATE_FLAG_DEFAULT == 1 && CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NON_BLOCKING == 2 &&
+              CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL == 3);
 
 constexpr std::size_t kBufferBytes = 4u << 20;  // fewer, larger hand-overs cost less; partial ones go out each flush
 TraceSink* g_sink = nullptr;
@@ -23,7 +25,8 @@ TraceSink* g_sink = nullptr;
 constexpr CUpti_ActivityKind kRunKinds[] = {
     CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,     CUPTI_ACTIVITY_KIND_MEMCPY2,
     CUPTI_ACTIVITY_KIND_MEMSET,            CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_CUDA_EVENT,
-    CUPTI_ACTIVITY_KIND_MARKER};
+    CUPTI_ACTIVITY_KIND_MARKER, CUPTI_ACTIVITY_KIND_STREAM};
+constexpr CUpti_ActivityKind kApiKinds[] = {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER};
 
 Uuid to_uuid(const CUuuid& uuid) {
   Uuid result{};
@@ -68,6 +71,7 @@ CopyActivity copy_activity(const Record& r) {
   a.stream_id = r.streamId;
   a.correlation_id = r.correlationId;
   a.graph_id = r.graphId;
+  a.asynchronous = (r.flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) != 0;
   return a;
 }
 
@@ -92,6 +96,38 @@ MemsetActivity convert(const CUpti_ActivityMemset4& r) {
   a.correlation_id = r.correlationId;
   a.memory_kind = r.memoryKind;
   a.graph_id = r.graphId;
+  a.asynchronous = (r.flags & CUPTI_ACTIVITY_FLAG_MEMSET_ASYNC) != 0;
+  return a;
+}
+
+// CUPTI names the call (e.g. "cudaLaunchKernel_v7000"); the name is looked up once per callback id.
+std::string callback_name(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
+  const char* name = nullptr;
+  if (cuptiGetCallbackName(domain, id, &name) != CUPTI_SUCCESS || name == nullptr) return "cbid " + std::to_string(id);
+  return name;
+}
+
+ApiActivity convert_api(const CUpti_ActivityAPI& r, bool runtime) {
+  ApiActivity a;
+  a.runtime = runtime;
+  a.callback_id = r.cbid;
+  a.name = callback_name(runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API, r.cbid);
+  a.start = r.start;
+  a.end = r.end;
+  a.process_id = r.processId;
+  a.thread_id = r.threadId;
+  a.correlation_id = r.correlationId;
+  a.return_value = r.returnValue;
+  return a;
+}
+
+StreamActivity convert(const CUpti_ActivityStream& r) {
+  StreamActivity a;
+  a.context_id = r.contextId;
+  a.stream_id = r.streamId;
+  a.priority = r.priority;
+  a.flag = static_cast<std::uint32_t>(r.flag);
+  a.correlation_id = r.correlationId;
   return a;
 }
 
@@ -217,6 +253,9 @@ std::optional<Activity> convert_record(const CUpti_Activity& record) {
     case CUPTI_ACTIVITY_KIND_DEVICE: return convert(as<CUpti_ActivityDevice5>(record));
     case CUPTI_ACTIVITY_KIND_NVLINK: return convert(as<CUpti_ActivityNvLink4>(record));
     case CUPTI_ACTIVITY_KIND_PCIE: return convert(as<CUpti_ActivityPcie>(record));
+    case CUPTI_ACTIVITY_KIND_RUNTIME: return convert_api(as<CUpti_ActivityAPI>(record), /*runtime=*/true);
+    case CUPTI_ACTIVITY_KIND_DRIVER: return convert_api(as<CUpti_ActivityAPI>(record), /*runtime=*/false);
+    case CUPTI_ACTIVITY_KIND_STREAM: return convert(as<CUpti_ActivityStream>(record));
     default: return std::nullopt;
   }
 }
@@ -241,12 +280,17 @@ void dump_topology_records(bool with_pcie) {
   if (with_pcie) cuptiActivityEnableAndDump(CUPTI_ACTIVITY_KIND_PCIE);
 }
 
-void enable_run_records() {
+void enable_run_records(bool api_calls) {
   for (CUpti_ActivityKind kind : kRunKinds) cupti_ok(cuptiActivityEnable(kind), "cuptiActivityEnable");
+  if (!api_calls) return;
+  // System thread ids (gettid) rather than pthread_self(), so that /proc names the threads.
+  cupti_ok(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM), "cuptiSetThreadIdType");
+  for (CUpti_ActivityKind kind : kApiKinds) cupti_ok(cuptiActivityEnable(kind), "cuptiActivityEnable(API)");
 }
 
 void disable_run_records() {
   for (CUpti_ActivityKind kind : kRunKinds) cuptiActivityDisable(kind);
+  for (CUpti_ActivityKind kind : kApiKinds) cuptiActivityDisable(kind);
 }
 
 }  // namespace warpsim::tracer

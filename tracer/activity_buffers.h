@@ -17,8 +17,9 @@ bool register_activity_buffers(TraceSink& sink);
 /// start CUPTI's legacy profiler, after which the range profiler refuses to start
 /// (CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED, seen on H100 with CUDA 13.0): counters mode goes without them.
 void dump_topology_records(bool with_pcie);
-/// Turns on (off) the records of the run: kernels, copies, memsets, synchronizations, CUDA events, NVTX markers.
-void enable_run_records();
+/// Turns on (off) the records of the run: kernels, copies, memsets, synchronizations, CUDA events, NVTX markers,
+/// streams, and with `api_calls` every runtime and driver API call (timeline mode: the host side of the timeline).
+void enable_run_records(bool api_calls);
 void disable_run_records();
 
 /// One CUPTI record as the tracer keeps it; nullopt for kinds it does not keep.

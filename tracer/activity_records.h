@@ -52,6 +52,7 @@ struct CopyActivity {
   std::optional<std::uint32_t> src_device_id;  // MEMCPY2 only
   std::optional<std::uint32_t> dst_device_id;
   std::uint32_t graph_id = 0;
+  bool asynchronous = false;  // CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC: an ...Async call issued it
 };
 
 /// CUpti_ActivityMemset4.
@@ -66,6 +67,29 @@ struct MemsetActivity {
   std::uint32_t correlation_id = 0;
   std::uint16_t memory_kind = 0;  // CUpti_ActivityMemoryKind
   std::uint32_t graph_id = 0;
+  bool asynchronous = false;      // CUPTI_ACTIVITY_FLAG_MEMSET_ASYNC
+};
+
+/// CUpti_ActivityAPI (RUNTIME or DRIVER): one API call of a host thread.
+struct ApiActivity {
+  bool runtime = true;  // false: a driver API call
+  std::uint32_t callback_id = 0;
+  std::string name;     // cuptiGetCallbackName's, e.g. "cudaLaunchKernel_v7000"
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;
+  std::uint32_t process_id = 0;
+  std::uint32_t thread_id = 0;  // the system thread id (the tracer sets CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM)
+  std::uint32_t correlation_id = 0;
+  std::uint32_t return_value = 0;
+};
+
+/// CUpti_ActivityStream: a stream the context created, with its flag. Names a context, not a device.
+struct StreamActivity {
+  std::uint32_t context_id = 0;
+  std::uint32_t stream_id = 0;
+  std::uint32_t priority = 0;
+  std::uint32_t flag = 0;  // CUpti_ActivityStreamFlag: 1 default (blocking), 2 non-blocking, 3 NULL
+  std::uint32_t correlation_id = 0;
 };
 
 /// CUpti_ActivitySynchronization2. It names a context, not a device: the sink resolves the device.

@@ -25,11 +25,13 @@ thread_local RangeProfiler* t_profiling = nullptr;
 
 }  // namespace
 
-CountersMode::CountersMode(const TracerConfig& config, CountersStore& store, RangeProfiler::Warn warn)
+CountersMode::CountersMode(const TracerConfig& config, CountersStore& store, RangeProfiler::Warn warn,
+                           std::function<void()> flush_records)
     : selector_(config.kernel_regex, config.launch_skip, config.launch_count),
       metrics_(metric_names(config.metrics)),
       store_(store),
-      warn_(std::move(warn)) {}
+      warn_(std::move(warn)),
+      flush_records_(std::move(flush_records)) {}
 
 const std::vector<CUpti_CallbackId>& CountersMode::launch_callbacks() {
   static const std::vector<CUpti_CallbackId> ids = {
@@ -89,6 +91,10 @@ void CountersMode::on_launch(CUpti_CallbackId id, const CUpti_CallbackData& call
   // The launch is asynchronous: its replayed passes must be done before the profiler stops and decodes.
   cuCtxSynchronize();
   store(call.correlationId, *profiler, profiler->end());
+  // The kernel's activity record is complete now: writing it (with its counters) at once means a crash later in
+  // the program loses nothing measured so far. Flushing here, between profiled launches, rather than from a timer
+  // thread also keeps CUPTI's activity flush from ever running while the range profiler replays a kernel.
+  flush_records_();
   profiling_.unlock();
 }
 

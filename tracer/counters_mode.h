@@ -21,7 +21,10 @@ namespace warpsim::tracer {
 
 class CountersMode {
  public:
-  CountersMode(const TracerConfig& config, CountersStore& store, RangeProfiler::Warn warn);
+  /// `flush_records` hands CUPTI's completed activity records to the trace; it is called after each profiled launch
+  /// (see on_launch).
+  CountersMode(const TracerConfig& config, CountersStore& store, RangeProfiler::Warn warn,
+               std::function<void()> flush_records);
 
   /// The driver API launch calls to watch (cuLaunchKernel, ...Ex, cooperative, graph launches, _ptsz variants).
   static const std::vector<CUpti_CallbackId>& launch_callbacks();
@@ -40,6 +43,7 @@ class CountersMode {
   std::vector<std::string> metrics_;
   CountersStore& store_;
   RangeProfiler::Warn warn_;
+  std::function<void()> flush_records_;
   std::mutex profiling_;  // held from a profiled launch's ENTER to its EXIT: one profiled launch at a time
   std::mutex profilers_mutex_;
   bool initialized_ = false;  // cuptiProfilerInitialize succeeded

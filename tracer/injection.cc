@@ -22,6 +22,7 @@
 
 #include "activity_buffers.h"
 #include "counters_mode.h"
+#include "crash_report.h"
 #include "counters_store.h"
 #include "range_profiler.h"
 #include "driver_devices.h"
@@ -126,7 +127,7 @@ void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti_Callba
   // A reset destroys the context and its pending records: hand them over first.
   if (reset && call.callbackSite == CUPTI_API_ENTER) flush_all();
   if (g_config.capture_range != CaptureRange::kProfilerApi) return;
-  if (start && call.callbackSite == CUPTI_API_EXIT) enable_run_records();
+  if (start && call.callbackSite == CUPTI_API_EXIT) enable_run_records(g_config.mode == TraceMode::kTimeline);
   if (stop && call.callbackSite == CUPTI_API_ENTER) {
     flush_all();
     disable_run_records();
@@ -186,7 +187,7 @@ bool subscribe() {
 // Kernels are measured at launch; their activity records, which arrive later, take the counters on the way out.
 void start_counters_mode() {
   g_counters = new CountersStore();                                   // NOLINT: see g_trace
-  g_counters_mode = new CountersMode(g_config, *g_counters, warn);   // NOLINT: see g_trace
+  g_counters_mode = new CountersMode(g_config, *g_counters, warn, [] { cuptiActivityFlushAll(0); });  // NOLINT
 }
 
 // What a kernel's activity record lacks, added before it is written: the SASS summary of its code (both modes; its
@@ -207,6 +208,7 @@ bool start_tracing() {
     warn(std::string(error.what()) + "; the application runs untraced");
     return false;
   }
+  if (std::getenv("WARPSIM_TRACE_BACKTRACE") != nullptr) install_crash_report();
   // The sink first: CUPTI may call back as soon as the subscription exists.
   g_trace = new TraceSink(g_config.output_path, process_header(g_config.mode), warn);  // NOLINT: see g_trace
   g_sass = new SassSummaries();                                                        // NOLINT: see g_trace
@@ -215,12 +217,16 @@ bool start_tracing() {
   if (!subscribe()) return false;
   if (!register_activity_buffers(*g_trace)) return false;
   // CUPTI's own periodic flush hands over only full buffers; a default (not forced) flush from a thread of ours
-  // also hands over partly filled ones whose records are complete, and never cuts a record in flight.
+  // also hands over partly filled ones whose records are complete, and never cuts a record in flight. Counters mode
+  // flushes after each profiled launch instead (counters_mode.cc).
+  const bool timed_flush = g_config.mode == TraceMode::kTimeline || std::getenv("WARPSIM_DEBUG_TIMED_FLUSH");
   g_flusher = new PeriodicFlusher(std::chrono::milliseconds(g_config.flush_period_ms),  // NOLINT: see g_trace
-                                  [] { cuptiActivityFlushAll(0); });
+                                  [timed_flush] { if (timed_flush) cuptiActivityFlushAll(0); });
   route_nvtx_to_cupti();
   dump_topology_records(/*with_pcie=*/g_config.mode != TraceMode::kCounters);
-  if (g_config.capture_range == CaptureRange::kWhole) enable_run_records();
+  // API calls only in timeline mode: a counters run replays kernels inside the launch calls, so its calls' times
+  // say nothing of the program (merge takes the timeline run's calls).
+  if (g_config.capture_range == CaptureRange::kWhole) enable_run_records(g_config.mode == TraceMode::kTimeline);
   std::atexit(at_exit);
   return true;
 }

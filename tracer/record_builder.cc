@@ -10,6 +10,7 @@ enum CuptiCopyKind : std::uint8_t { kHtoD = 1, kDtoH = 2, kHtoA = 3, kAtoH = 4, 
 enum CuptiSyncType : std::uint32_t { kEventSynchronize = 1, kStreamWaitEvent = 2, kStreamSynchronize = 3,
                                      kContextSynchronize = 4 };
 enum CuptiLaunchType : std::uint8_t { kRegular = 0, kCooperativeSingle = 1, kCooperativeMulti = 2 };
+enum CuptiStreamFlag : std::uint32_t { kStreamDefault = 1, kStreamNonBlocking = 2, kStreamNull = 3 };
 constexpr std::uint32_t kCuptiInvalidStream = 0xffffffffu;
 
 Dim3 dim3(std::int32_t x, std::int32_t y, std::int32_t z) {
@@ -125,6 +126,7 @@ std::optional<Event> build_copy(const CopyActivity& a) {
   copy->set_end_ns(a.end);
   copy->set_correlation_id(a.correlation_id);
   if (a.graph_id != 0) copy->set_graph_id(a.graph_id);
+  copy->set_asynchronous(a.asynchronous);
   return event;
 }
 
@@ -140,6 +142,7 @@ Event build_memset(const MemsetActivity& a) {
   m->set_end_ns(a.end);
   m->set_correlation_id(a.correlation_id);
   if (a.graph_id != 0) m->set_graph_id(a.graph_id);
+  m->set_asynchronous(a.asynchronous);
   return event;
 }
 
@@ -175,6 +178,48 @@ Event build_event_record(const EventRecordActivity& a) {
   s->set_start_ns(a.timestamp);
   s->set_end_ns(a.timestamp);
   s->set_correlation_id(a.correlation_id);
+  return event;
+}
+
+Event build_api_call(const ApiActivity& a) {
+  Event event;
+  ApiCall* call = event.mutable_api_call();
+  call->set_domain(a.runtime ? ApiCall::RUNTIME : ApiCall::DRIVER);
+  call->set_callback_id(a.callback_id);
+  call->set_name(a.name);
+  call->set_start_ns(a.start);
+  call->set_end_ns(a.end);
+  call->set_process_id(a.process_id);
+  call->set_thread_id(a.thread_id);
+  call->set_correlation_id(a.correlation_id);
+  call->set_return_value(a.return_value);
+  return event;
+}
+
+std::optional<Event> build_stream(const StreamActivity& a, std::uint32_t device_id) {
+  Stream::Kind kind = Stream::KIND_UNSPECIFIED;
+  switch (a.flag & 0xffffu) {  // CUPTI_ACTIVITY_STREAM_CREATE_MASK
+    case kStreamDefault: kind = Stream::BLOCKING; break;
+    case kStreamNonBlocking: kind = Stream::NON_BLOCKING; break;
+    case kStreamNull: kind = Stream::LEGACY_DEFAULT; break;
+    default: return std::nullopt;
+  }
+  Event event;
+  Stream* stream = event.mutable_stream();
+  stream->set_device_id(device_id);
+  stream->set_stream_id(a.stream_id);
+  stream->set_kind(kind);
+  stream->set_priority(static_cast<std::int32_t>(a.priority));
+  stream->set_correlation_id(a.correlation_id);
+  return event;
+}
+
+Event build_host_thread(std::uint32_t process_id, std::uint64_t thread_id, const std::optional<std::string>& name) {
+  Event event;
+  HostThread* thread = event.mutable_host_thread();
+  thread->set_process_id(process_id);
+  thread->set_thread_id(thread_id);
+  if (name) thread->set_name(*name);
   return event;
 }
 

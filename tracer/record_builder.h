@@ -18,6 +18,11 @@ Event build_memset(const MemsetActivity& activity);
 /// `device_id`: the device of the activity's context. nullopt for CUPTI's UNKNOWN synchronization type.
 std::optional<Event> build_sync(const SyncActivity& activity, std::uint32_t device_id);
 Event build_event_record(const EventRecordActivity& activity);
+Event build_api_call(const ApiActivity& activity);
+/// `device_id`: the device of the stream's context. nullopt for a flag CUPTI leaves unknown.
+std::optional<Event> build_stream(const StreamActivity& activity, std::uint32_t device_id);
+/// `name`: what the operating system calls the thread; nullopt when it could not be read (the thread had ended).
+Event build_host_thread(std::uint32_t process_id, std::uint64_t thread_id, const std::optional<std::string>& name);
 
 Memcpy::Kind copy_kind_from_cupti(std::uint8_t cupti_kind);
 MemoryKind memory_kind_from_cupti(std::uint32_t cupti_kind);

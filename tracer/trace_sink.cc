@@ -1,5 +1,6 @@
 #include "trace_sink.h"
 
+#include <fstream>
 #include <utility>
 
 #include "record_builder.h"
@@ -23,6 +24,29 @@ void TraceSink::note_context(std::uint32_t context_id, std::uint32_t device_id) 
 void TraceSink::set_kernel_hook(KernelHook hook) {
   const std::lock_guard lock(mutex_);
   kernel_hook_ = std::move(hook);
+}
+
+std::optional<std::string> proc_thread_name(std::uint32_t process_id, std::uint64_t thread_id) {
+  std::ifstream comm("/proc/" + std::to_string(process_id) + "/task/" + std::to_string(thread_id) + "/comm");
+  std::string name;
+  if (!comm || !std::getline(comm, name)) return std::nullopt;
+  return name;
+}
+
+void TraceSink::set_thread_namer(ThreadNamer namer) {
+  const std::lock_guard lock(mutex_);
+  thread_namer_ = std::move(namer);
+}
+
+std::optional<std::uint32_t> TraceSink::device_of_context_locked(std::uint32_t context_id) const {
+  const auto it = device_of_context_.find(context_id);
+  if (it == device_of_context_.end()) return std::nullopt;
+  return it->second;
+}
+
+void TraceSink::note_thread_locked(const ApiActivity& call, std::vector<Event>& events) {
+  if (!threads_seen_.emplace(call.process_id, call.thread_id).second) return;
+  events.push_back(build_host_thread(call.process_id, call.thread_id, thread_namer_(call.process_id, call.thread_id)));
 }
 
 void TraceSink::consume(const std::vector<Activity>& batch) {
@@ -56,9 +80,15 @@ void TraceSink::take(const Activity& activity, std::vector<Event>& events) {
         } else if constexpr (std::is_same_v<T, EventRecordActivity>) {
           events.push_back(build_event_record(a));
         } else if constexpr (std::is_same_v<T, SyncActivity>) {
-          const auto device = device_of_context_.find(a.context_id);
-          keep(device == device_of_context_.end() ? std::nullopt : build_sync(a, device->second),
+          const auto device = device_of_context_locked(a.context_id);
+          keep(device ? build_sync(a, *device) : std::nullopt,
                "a synchronization of unknown type or of a context never seen");
+        } else if constexpr (std::is_same_v<T, StreamActivity>) {
+          const auto device = device_of_context_locked(a.context_id);
+          keep(device ? build_stream(a, *device) : std::nullopt, "a stream of unknown kind or of a context never seen");
+        } else if constexpr (std::is_same_v<T, ApiActivity>) {
+          note_thread_locked(a, events);
+          events.push_back(build_api_call(a));
         } else if constexpr (std::is_same_v<T, MarkerActivity>) {
           if (auto event = markers_.add(a)) events.push_back(std::move(*event));
         }

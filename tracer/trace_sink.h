@@ -11,6 +11,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <variant>
@@ -26,7 +27,14 @@
 namespace warpsim::tracer {
 
 using Activity = std::variant<KernelActivity, CopyActivity, MemsetActivity, SyncActivity, EventRecordActivity,
-                              MarkerActivity, DeviceActivity, NvLinkActivity, PcieActivity>;
+                              MarkerActivity, DeviceActivity, NvLinkActivity, PcieActivity, ApiActivity,
+                              StreamActivity>;
+
+/// The name the operating system gives a thread of a process; nullopt when it cannot tell (the thread ended).
+using ThreadNamer = std::function<std::optional<std::string>(std::uint32_t process_id, std::uint64_t thread_id)>;
+
+/// Reads /proc/PID/task/TID/comm.
+std::optional<std::string> proc_thread_name(std::uint32_t process_id, std::uint64_t thread_id);
 
 /// Per-kernel hook before a kernel event is written (counters mode attaches the kernel's counters here).
 using KernelHook = std::function<void(Event& kernel_event)>;
@@ -40,6 +48,8 @@ class TraceSink {
   void add_driver_info(const DriverDeviceInfo& info);
   void note_context(std::uint32_t context_id, std::uint32_t device_id);
   void set_kernel_hook(KernelHook hook);
+  /// How host threads get their names (default: proc_thread_name); tests give their own.
+  void set_thread_namer(ThreadNamer namer);
 
   /// Turns one CUPTI buffer's worth of activity into events, writes and flushes them.
   void consume(const std::vector<Activity>& batch);
@@ -53,6 +63,9 @@ class TraceSink {
 
  private:
   void take(const Activity& activity, std::vector<Event>& events);
+  /// The first API call of a thread is preceded by a HostThread event naming it.
+  void note_thread_locked(const ApiActivity& call, std::vector<Event>& events);
+  std::optional<std::uint32_t> device_of_context_locked(std::uint32_t context_id) const;
   void write_locked(std::vector<Event>& events);
   bool open_locked();
   void skip_locked(const std::string& why);
@@ -65,6 +78,8 @@ class TraceSink {
   Topology topology_;
   MarkerPairs markers_;
   KernelHook kernel_hook_;
+  ThreadNamer thread_namer_ = proc_thread_name;
+  std::set<std::pair<std::uint32_t, std::uint64_t>> threads_seen_;
   std::unordered_map<std::uint32_t, std::uint32_t> device_of_context_;
   std::optional<KnownDevices> devices_;  // those of the header written
   std::optional<TraceWriter> writer_;

@@ -13,6 +13,7 @@
 ///   WARPSIM_TRACE_LAUNCH_SKIP    counters mode: skip this many matching launches first
 ///   WARPSIM_TRACE_LAUNCH_COUNT   counters mode: then profile at most this many
 ///   WARPSIM_TRACE_VERBOSE        set: report how long the tracer's own steps take (start, first context, exit)
+///   WARPSIM_TRACE_BACKTRACE      set: print a backtrace on stderr if the process dies of a fatal signal
 
 #include <cstdint>
 #include <functional>

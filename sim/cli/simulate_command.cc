@@ -29,6 +29,7 @@ struct SimulateOptions {
   std::string model = "wave-pipes";  // the most accurate on the shipped workloads (README, "Accuracy today")
   std::vector<std::string> overrides;
   bool reuse_kernel_times = false;
+  double host_scale = 1;
   std::string output;
   std::string timeline;
   std::string csv;
@@ -59,6 +60,23 @@ double kernel_seconds(const std::vector<Event>& events) {
   return total;
 }
 
+// Where the host's time comes from is part of every answer: say it.
+void print_host_summary(const SimulateOptions& options, const replay::HostSummary& host) {
+  if (!host.from_api_calls) {
+    std::cerr << fmt::format("warning: {} has no API calls: host time is unknown, each operation is issued after the "
+                             "platform's api_call_overhead_us (record a timeline trace with this warpsim to get the "
+                             "host side)\n", options.trace);
+    return;
+  }
+  std::cout << fmt::format("  host: {} thread(s), {} API calls ({} blocking); host work between and inside calls "
+                           "taken from the recording{}\n", host.threads, host.api_calls, host.blocking_calls,
+                           options.host_scale == 1 ? " (unchanged by the GPU)" : fmt::format(", times {}", options.host_scale));
+  if (host.unattributed_events > 0) {
+    std::cerr << fmt::format("warning: {} operations or waits have no recorded API call; they are issued at once, in "
+                             "API order\n", host.unattributed_events);
+  }
+}
+
 void print_summary(const SimulateOptions& options, const replay::SourceTrace& trace,
                    const replay::SimulationResult& result) {
   const SimulationInfo& info = result.header.simulation();
@@ -69,6 +87,7 @@ void print_summary(const SimulateOptions& options, const replay::SourceTrace& tr
   std::cout << fmt::format("  kernel time: simulated {:.3f} ms, recorded {:.3f} ms\n", kernel_seconds(result.events) * 1e3,
                            kernel_seconds(trace.events) * 1e3);
   std::cout << fmt::format("  span (first start to last end), simulated: {:.3f} ms\n", result.span_s * 1e3);
+  print_host_summary(options, result.host);
   if (result.kernels_without_counters > 0) {
     std::cerr << fmt::format("warning: {} of {} kernels have no counters: predicted from their launch configuration "
                              "only (sim/models/README.md); record a counters run and `warpsim merge` it\n",
@@ -108,6 +127,7 @@ void run_simulate(const SimulateOptions& options) {
   const replay::SourceTrace trace = replay::read_source_trace(options.trace);
   replay::SimulationOptions simulation;
   simulation.reuse_recorded_kernel_times = options.reuse_kernel_times;
+  simulation.host_scale = options.host_scale;
   const replay::SimulationResult result = replay::simulate(trace, platform, model.get(), simulation);
   print_summary(options, trace, result);
   const std::string simulated = simulated_trace_path(options);
@@ -138,6 +158,9 @@ void add_simulate_command(CLI::App& app) {
   command->add_option("--set", options->overrides, "Override a platform field, e.g. gpu.memory.dram_bandwidth_gb_per_s=8000");
   command->add_flag("--reuse-kernel-times", options->reuse_kernel_times,
                     "Topology study: kernels keep their recorded durations; only copies and contention are simulated");
+  command->add_option("--host-scale", options->host_scale,
+                      "What if the CPU were faster (< 1) or slower (> 1): recorded host time is multiplied by this")
+      ->check(CLI::PositiveNumber)->capture_default_str();
   command->add_option("-o,--output", options->output, "Write the simulated trace (same schema) here");
   command->add_option("--timeline", options->timeline, "Write a Perfetto/Chrome JSON timeline: recording and simulation side by side");
   command->add_option("--csv", options->csv, "Write one CSV row per simulated kernel");

@@ -25,8 +25,10 @@ void run_timeline(const TimelineCommandOptions& options) {
   }
   const TimelineResult result = write_timeline_file(sources, options.output, {options.common_clock});
   for (const std::string& warning : result.warnings) std::cerr << "warning: " << warning << '\n';
-  std::cout << options.output << ": " << result.events << " events from " << sources.size() << " trace"
-            << (sources.size() == 1 ? "" : "s") << " (open in ui.perfetto.dev or chrome://tracing)\n";
+  std::cout << options.output << ": " << result.events << " events";
+  if (result.flows > 0) std::cout << " and " << result.flows << " flow arrows";
+  std::cout << " from " << sources.size() << " trace" << (sources.size() == 1 ? "" : "s")
+            << " (open in ui.perfetto.dev or chrome://tracing)\n";
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // between topology vertices, all running together once the setup is over. Pure: no SimGrid.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "kernel_model.h"
@@ -22,6 +23,7 @@ struct OpWork {
   double sm_time_s = 0;            // per SM, on sms_used SMs
   std::uint32_t sms_used = 1;
   std::vector<Transfer> transfers;
+  std::optional<std::size_t> copy_engine;  // a copy: the engine it needs (held while it runs)
 };
 
 /// A kernel on node GPU `gpu`: the model's SM time and its bytes over DRAM, L2, peers' memory and host memory.

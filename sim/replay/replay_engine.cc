@@ -16,32 +16,38 @@ namespace {
 // Shared by the actors. SimGrid runs actors one at a time, so plain data needs no locking.
 class ReplayState {
  public:
-  ReplayState(const ReplayProgram& program, const std::vector<OpWork>& work, SimgridNode node)
+  ReplayState(const ReplayProgram& program, const std::vector<OpWork>& work, SimgridNode node,
+              std::size_t copy_engines)
       : program_(program), work_(work), node_(std::move(node)), done_(program.ops.size(), false),
         done_signal_(program.ops.size()), timings_{} {
     timings_.op_start.assign(program.ops.size(), 0);
     timings_.op_end.assign(program.ops.size(), 0);
-    timings_.host_step_end.assign(program.host_steps.size(), 0);
+    for (const HostThreadProgram& thread : program.threads) timings_.host_step_end.emplace_back(thread.steps.size(), 0);
     for (std::size_t s = 0; s < program.streams.size(); ++s) issued_.push_back(sg4::Semaphore::create(0));
+    for (std::size_t e = 0; e < copy_engines; ++e) copy_engines_.push_back(sg4::Semaphore::create(1));
     // Only operations someone waits for get a signal: a few per synchronization, not one per operation.
     for (const ReplayOp& op : program.ops) {
       for (std::size_t awaited : op.waits_for) make_signal(awaited);
     }
-    for (const HostStep& step : program.host_steps) {
-      if (step.kind == HostStep::Kind::kWait) make_signal(step.op);
+    for (const HostThreadProgram& thread : program.threads) {
+      for (const HostStep& step : thread.steps) {
+        if (step.kind == HostStep::Kind::kWait) make_signal(step.op);
+      }
     }
   }
 
-  void run_host(double api_call_overhead) {
-    for (std::size_t i = 0; i < program_.host_steps.size(); ++i) {
-      const HostStep& step = program_.host_steps[i];
-      if (step.kind == HostStep::Kind::kIssue) {
-        sg4::this_actor::sleep_for(api_call_overhead);
-        issued_[program_.ops[step.op].stream]->release();
-      } else {
-        wait_done(step.op);
+  void run_host(std::size_t thread) {
+    const std::vector<HostStep>& steps = program_.threads[thread].steps;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      const HostStep& step = steps[i];
+      switch (step.kind) {
+        case HostStep::Kind::kCompute: sg4::this_actor::sleep_for(units::sim_from_seconds(step.seconds)); break;
+        case HostStep::Kind::kIssue: issued_[program_.ops[step.op].stream]->release(); break;
+        case HostStep::Kind::kWait: wait_done(step.op); break;
+        case HostStep::Kind::kCallStart:
+        case HostStep::Kind::kCallEnd: break;
       }
-      timings_.host_step_end[i] = sg4::Engine::get_clock();
+      timings_.host_step_end[thread][i] = sg4::Engine::get_clock();
     }
   }
 
@@ -58,7 +64,9 @@ class ReplayState {
     result.end = units::seconds_from_sim(sg4::Engine::get_clock());
     for (double& t : result.op_start) t = units::seconds_from_sim(t);
     for (double& t : result.op_end) t = units::seconds_from_sim(t);
-    for (double& t : result.host_step_end) t = units::seconds_from_sim(t);
+    for (auto& thread : result.host_step_end) {
+      for (double& t : thread) t = units::seconds_from_sim(t);
+    }
     return result;
   }
 
@@ -75,6 +83,9 @@ class ReplayState {
 
   void execute(std::size_t op) {
     const OpWork& work = work_[op];
+    // A copy engine moves one copy at a time: a copy waits for its engine before it starts.
+    sg4::SemaphorePtr engine = work.copy_engine ? copy_engines_.at(*work.copy_engine) : nullptr;
+    if (engine) engine->acquire();
     // The launch cost is part of a kernel's recorded duration: CUPTI's shortest kernel (empty, one block) lasts it.
     timings_.op_start[op] = sg4::Engine::get_clock();
     if (work.setup_s > 0) sg4::this_actor::sleep_for(units::sim_from_seconds(work.setup_s));
@@ -91,6 +102,7 @@ class ReplayState {
                                                    transfer.bytes));
     }
     for (auto& activity : activities) activity->wait();
+    if (engine) engine->release();
     timings_.op_end[op] = sg4::Engine::get_clock();
     done_[op] = true;
     if (done_signal_[op]) done_signal_[op]->release();
@@ -102,6 +114,7 @@ class ReplayState {
   std::vector<bool> done_;
   std::vector<sg4::SemaphorePtr> done_signal_;
   std::vector<sg4::SemaphorePtr> issued_;
+  std::vector<sg4::SemaphorePtr> copy_engines_;
   ReplayTimings timings_;
 };
 
@@ -117,13 +130,15 @@ std::unique_ptr<sg4::Engine> make_engine() {
 }  // namespace
 
 ReplayTimings run_replay(const Topology& topology, const ReplayProgram& program, const std::vector<OpWork>& work,
-                         double api_call_overhead_s) {
+                         std::size_t copy_engines) {
   auto engine = make_engine();
   SimgridNode node = build_simgrid_node(*engine, topology);
   sg4::Host* cpu = node.hosts.at(topology.host());  // actors only coordinate: where they live costs nothing
-  ReplayState state(program, work, std::move(node));
-  const double api_call_overhead = units::sim_from_seconds(api_call_overhead_s);
-  sg4::Actor::create("host", cpu, [&state, api_call_overhead] { state.run_host(api_call_overhead); });
+  ReplayState state(program, work, std::move(node), copy_engines);
+  for (std::size_t t = 0; t < program.threads.size(); ++t) {
+    sg4::Actor::create("host.thread" + std::to_string(program.threads[t].thread_id), cpu,
+                       [&state, t] { state.run_host(t); });
+  }
   for (std::size_t s = 0; s < program.streams.size(); ++s) {
     const std::string name = "device" + std::to_string(program.streams[s].device_id) + ".stream" +
                              std::to_string(program.streams[s].stream_id);

@@ -1,7 +1,7 @@
 #pragma once
-// Runs a ReplayProgram in SimGrid: one actor for the host thread, one per (device, stream). The host issues
-// operations in API order, paying the API call cost for each, and blocks where the program says; each stream actor
-// runs its operations in order once issued and once the operations they wait for have ended.
+// Runs a ReplayProgram in SimGrid: one actor per host thread, one per (device, stream). Each host thread computes,
+// issues operations and blocks as its program says; each stream actor runs its operations in order once issued and
+// once the operations they wait for have ended. Copies that need a copy engine hold it while they run.
 #include <cstddef>
 #include <vector>
 
@@ -12,13 +12,14 @@
 namespace warpsim::replay {
 
 struct ReplayTimings {
-  std::vector<double> op_start, op_end;  // simulated seconds, per operation (start: before its setup)
-  std::vector<double> host_step_end;     // when each host step finished
-  double end = 0;                        // when the last actor finished
+  std::vector<double> op_start, op_end;           // simulated seconds, per operation (start: before its setup)
+  std::vector<std::vector<double>> host_step_end;  // per thread, when each of its steps finished
+  double end = 0;                                  // when the last actor finished
 };
 
 /// Creates the process's SimGrid engine (one per process: shared notes/simgrid.md), builds the node and runs.
+/// `copy_engines`: how many copy engines (OpWork::copy_engine indexes them), each running one copy at a time.
 ReplayTimings run_replay(const Topology& topology, const ReplayProgram& program, const std::vector<OpWork>& work,
-                         double api_call_overhead_s);
+                         std::size_t copy_engines = 0);
 
 }  // namespace warpsim::replay

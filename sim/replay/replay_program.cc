@@ -15,6 +15,8 @@ std::uint64_t correlation_of(const Event& event) {
     case Event::kMemcpy: return event.memcpy().correlation_id();
     case Event::kMemset: return event.memset().correlation_id();
     case Event::kSync: return event.sync().correlation_id();
+    case Event::kApiCall: return event.api_call().correlation_id();
+    case Event::kStream: return event.stream().correlation_id();
     default: return 0;
   }
 }
@@ -26,6 +28,7 @@ std::uint64_t start_of(const Event& event) {
     case Event::kMemset: return event.memset().start_ns();
     case Event::kSync: return event.sync().start_ns();
     case Event::kMarker: return event.marker().start_ns();
+    case Event::kApiCall: return event.api_call().start_ns();
     default: return 0;
   }
 }
@@ -42,17 +45,30 @@ std::optional<std::pair<std::uint32_t, std::uint32_t>> stream_of(const Event& ev
 bool blocks_host(const Event& event) {
   if (!event.has_memcpy()) return false;
   const Memcpy& copy = event.memcpy();
-  return copy.src_memory() == MEMORY_KIND_PAGEABLE || copy.dst_memory() == MEMORY_KIND_PAGEABLE ||
-         copy.kind() == Memcpy::HTOH;
+  const bool synchronous_call = copy.has_asynchronous() && !copy.asynchronous();
+  return synchronous_call || copy.src_memory() == MEMORY_KIND_PAGEABLE ||
+         copy.dst_memory() == MEMORY_KIND_PAGEABLE || copy.kind() == Memcpy::HTOH;
+}
+
+using StreamKey = std::pair<std::uint32_t, std::uint32_t>;  // (device, stream)
+
+// The streams the trace says were created non-blocking or are the legacy default stream; any other is blocking.
+std::map<StreamKey, Stream::Kind> stream_kinds(const std::vector<Event>& events) {
+  std::map<StreamKey, Stream::Kind> kinds;
+  for (const Event& event : events) {
+    if (event.has_stream()) kinds[{event.stream().device_id(), event.stream().stream_id()}] = event.stream().kind();
+  }
+  return kinds;
 }
 
 // Walks the events once, keeping what CUDA keeps: the last operation per stream, what each event recorded, and the
 // waits a stream owes its next operation.
 class ProgramBuilder {
  public:
-  explicit ProgramBuilder(const std::vector<Event>& events) : events_(events) {}
+  explicit ProgramBuilder(const std::vector<Event>& events) : events_(events), kinds_(stream_kinds(events)) {}
 
   ReplayProgram build() {
+    program_.actions.resize(events_.size());
     for (std::size_t i = 0; i < events_.size(); ++i) {
       if (auto stream = stream_of(events_[i])) {
         add_operation(i, stream_index(*stream));
@@ -64,7 +80,7 @@ class ProgramBuilder {
   }
 
  private:
-  std::size_t stream_index(std::pair<std::uint32_t, std::uint32_t> key) {
+  std::size_t stream_index(StreamKey key) {
     auto [it, added] = stream_index_.try_emplace(key, program_.streams.size());
     if (added) {
       program_.streams.push_back({key.first, key.second, {}});
@@ -74,18 +90,42 @@ class ProgramBuilder {
     return it->second;
   }
 
+  Stream::Kind kind_of(std::size_t stream) const {
+    const auto it = kinds_.find({program_.streams[stream].device_id, program_.streams[stream].stream_id});
+    return it == kinds_.end() ? Stream::BLOCKING : it->second;
+  }
+
+  // The legacy default stream waits for the device's blocking streams, and they for it.
+  void add_legacy_default_waits(std::size_t stream, std::vector<std::size_t>& waits) {
+    const Stream::Kind kind = kind_of(stream);
+    if (kind == Stream::NON_BLOCKING) return;
+    const std::uint32_t device = program_.streams[stream].device_id;
+    if (kind == Stream::LEGACY_DEFAULT) {
+      for (std::size_t s = 0; s < program_.streams.size(); ++s) {
+        if (s != stream && program_.streams[s].device_id == device && kind_of(s) == Stream::BLOCKING &&
+            last_op_[s] != kNoOp)
+          waits.push_back(last_op_[s]);
+      }
+    } else if (auto it = last_legacy_op_.find(device); it != last_legacy_op_.end()) {
+      waits.push_back(it->second);
+    }
+  }
+
   void add_operation(std::size_t event, std::size_t stream) {
     const std::size_t op = program_.ops.size();
-    program_.ops.push_back({event, stream, std::move(pending_waits_[stream])});
+    std::vector<std::size_t> waits = std::move(pending_waits_[stream]);
     pending_waits_[stream].clear();
+    add_legacy_default_waits(stream, waits);
+    program_.ops.push_back({event, stream, std::move(waits)});
     program_.streams[stream].ops.push_back(op);
     last_op_[stream] = op;
-    program_.host_steps.push_back({HostStep::Kind::kIssue, op, event});
+    if (kind_of(stream) == Stream::LEGACY_DEFAULT) last_legacy_op_[program_.streams[stream].device_id] = op;
+    program_.actions[event].issues = op;
     if (blocks_host(events_[event])) host_waits_for(op, event);
   }
 
   void host_waits_for(std::size_t op, std::size_t event) {
-    if (op != kNoOp) program_.host_steps.push_back({HostStep::Kind::kWait, op, event});
+    if (op != kNoOp) program_.actions[event].waits.push_back(op);
   }
 
   void add_synchronization(std::size_t event, const Synchronization& sync) {
@@ -114,8 +154,10 @@ class ProgramBuilder {
   }
 
   const std::vector<Event>& events_;
+  const std::map<StreamKey, Stream::Kind> kinds_;
   ReplayProgram program_;
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> stream_index_;
+  std::map<StreamKey, std::size_t> stream_index_;
+  std::map<std::uint32_t, std::size_t> last_legacy_op_;  // device -> last operation on its legacy default stream
   std::vector<std::size_t> last_op_;
   std::vector<std::vector<std::size_t>> pending_waits_;
   std::unordered_map<std::uint64_t, std::size_t> recorded_;  // event id -> operation it marks

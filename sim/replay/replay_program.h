@@ -1,16 +1,20 @@
 #pragma once
 // What the replay executes, derived from a trace without SimGrid: the GPU operations per stream, the dependencies
-// between streams, and the host thread's program (issue an operation, or wait for one).
+// between streams, and what the host does at each trace event (issue an operation, wait for some). The host
+// threads' programs (host_program.h) are built from these actions.
 //
-// The host's order is the API call order, i.e. correlation ids (CUPTI numbers API calls in the order the process
-// made them; event records carry no timestamps). Dependencies come from CUDA's semantics:
+// The order is the API call order, i.e. correlation ids (CUPTI numbers API calls in the order the process made
+// them, across threads; event records carry no timestamps). Dependencies come from CUDA's semantics:
 // - operations of one stream run in order;
+// - the legacy default (NULL) stream: an operation on it waits for everything issued before on the device's
+//   blocking streams, and their next operations wait for it (streams created non-blocking are exempt);
 // - cudaStreamWaitEvent(s, e): the next operation of s waits for the operation e recorded (the last one enqueued on
 //   the recording stream before cudaEventRecord);
 // - cudaEventSynchronize, cudaStreamSynchronize, cudaDeviceSynchronize: the host waits, so nothing issued after
 //   starts before the awaited work ends;
-// - copies from or to pageable host memory return to the host only when done (the trace does not say which pinned
-//   copies were synchronous: they are taken as asynchronous).
+// - copies return to the host only when done if they were synchronous (not issued by an ...Async call), involve
+//   pageable host memory, or are host to host; traces from before the tracer recorded the flag take pinned copies
+//   as asynchronous.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -33,23 +37,38 @@ struct ReplayStream {
   std::vector<std::size_t> ops;  // in order
 };
 
+/// What the host does when it reaches one trace event: issue its operation, then wait for some.
+struct EventActions {
+  std::size_t issues = kNoOp;
+  std::vector<std::size_t> waits;
+};
+
+/// One step of a host thread. kCallStart/kCallEnd cost nothing: they mark when an API call begins and returns.
 struct HostStep {
-  enum class Kind { kIssue, kWait };
+  enum class Kind { kCompute, kIssue, kWait, kCallStart, kCallEnd };
   Kind kind = Kind::kIssue;
-  std::size_t op = 0;
-  std::size_t event = 0;  // the trace event behind the step (the launch, or the synchronization)
+  std::size_t op = kNoOp;     // kIssue, kWait
+  std::size_t event = kNoOp;  // the trace event behind the step (the API call, launch or synchronization)
+  double seconds = 0;         // kCompute: host time
+};
+
+struct HostThreadProgram {
+  std::uint32_t process_id = 0;
+  std::uint64_t thread_id = 0;
+  std::vector<HostStep> steps;
 };
 
 struct ReplayProgram {
   std::vector<ReplayOp> ops;
   std::vector<ReplayStream> streams;
-  std::vector<HostStep> host_steps;
+  std::vector<EventActions> actions;         // per event
+  std::vector<HostThreadProgram> threads;    // filled by build_host_threads (host_program.h)
 };
 
 /// Puts events in API call order: by correlation id, then start time (a graph launch's kernels share one id).
 void sort_by_api_order(std::vector<Event>& events);
 
-/// Builds the program from events already in API call order.
+/// Builds the GPU side and the per-event host actions from events already in API call order.
 ReplayProgram build_replay_program(const std::vector<Event>& events);
 
 }  // namespace warpsim::replay

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <tuple>
 
+#include "host_program.h"
 #include "op_work.h"
 #include "replay_engine.h"
 #include "replay_program.h"
@@ -22,7 +24,9 @@ std::uint32_t device_of(const Event& event) {
   if (event.has_kernel()) return event.kernel().device_id();
   if (event.has_memcpy()) return event.memcpy().device_id();
   if (event.has_memset()) return event.memset().device_id();
-  return event.sync().device_id();
+  if (event.has_stream()) return event.stream().device_id();
+  if (event.has_sync()) return event.sync().device_id();
+  return 0;  // host-side events (API calls, threads) name no device
 }
 
 void check_devices(const SourceTrace& trace, const std::vector<Event>& events, const platform::Platform& platform) {
@@ -64,7 +68,7 @@ models::KernelPrediction recorded_time(const KernelLaunch& launch, const platfor
   models::KernelPrediction prediction;
   prediction.sm_time_s = static_cast<double>(launch.end_ns() - launch.start_ns()) * 1e-9;
   prediction.sms_used = gpu.sm_count();
-  prediction.launch_overhead_s = gpu.kernel_launch_overhead_us() * 1e-6;
+  prediction.launch_overhead_s = 0;  // CUPTI's duration already holds the launch cost (replay README)
   return prediction;
 }
 
@@ -86,12 +90,38 @@ std::vector<std::vector<std::uint32_t>> peers_per_gpu(const TraceHeader& header,
   return peers;
 }
 
+// Copy engines from the device's properties: with two or more, host-to-device and device-to-host copies each have
+// their own and run one at a time per direction; with one, they share it. Other copies need no engine here.
+class CopyEngines {
+ public:
+  explicit CopyEngines(const TraceHeader& header) {
+    for (const Device& device : header.devices()) {
+      const std::uint32_t count = device.has_async_engine_count() ? device.async_engine_count() : 2;
+      const std::size_t to_device = count_++;
+      const std::size_t to_host = count == 1 ? to_device : count_++;
+      engines_[device.id()] = {to_device, to_host};
+    }
+  }
+  std::optional<std::size_t> engine_of(const Memcpy& copy) const {
+    const auto it = engines_.find(copy.device_id());
+    if (it == engines_.end()) return std::nullopt;
+    if (copy.kind() == Memcpy::HTOD) return it->second.first;
+    if (copy.kind() == Memcpy::DTOH) return it->second.second;
+    return std::nullopt;
+  }
+  std::size_t count() const { return count_; }
+
+ private:
+  std::map<std::uint32_t, std::pair<std::size_t, std::size_t>> engines_;  // device -> (to device, to host)
+  std::size_t count_ = 0;
+};
+
 class Simulation {
  public:
   Simulation(const SourceTrace& trace, const platform::Platform& platform, const models::KernelModel* model,
              const SimulationOptions& options)
       : trace_(trace), platform_(platform), model_(model), options_(options),
-        topology_(Topology::from_platform(platform)),
+        topology_(Topology::from_platform(platform)), engines_(trace.header),
         peers_(peers_per_gpu(trace.header, static_cast<std::uint32_t>(platform.gpus.size()))) {}
 
   SimulationResult run() {
@@ -101,14 +131,17 @@ class Simulation {
     sort_by_api_order(events_);
     check_devices(trace_, events_, platform_);
     result_.counters_borrowed = borrow_counters(events_);
-    const ReplayProgram program = build_replay_program(events_);
+    ReplayProgram program = build_replay_program(events_);
+    const HostOptions host{platform_.node.host().api_call_overhead_us() * 1e-6, options_.host_scale};
+    result_.host = build_host_threads(events_, program, host);
     std::vector<OpWork> work;
     for (const ReplayOp& op : program.ops) work.push_back(op_work(events_[op.event]));
-    const ReplayTimings timings =
-        run_replay(topology_, program, work, platform_.node.host().api_call_overhead_us() * 1e-6);
+    const ReplayTimings timings = run_replay(topology_, program, work, engines_.count());
     write_events(program, timings);
     result_.header = simulated_header(trace_.header, trace_.path, platform_, model_name(),
                                       options_.reuse_recorded_kernel_times);
+    result_.header.mutable_simulation()->set_host_scale(options_.host_scale);
+    result_.header.mutable_simulation()->set_host_time_recorded(result_.host.from_api_calls);
     return std::move(result_);
   }
 
@@ -116,7 +149,11 @@ class Simulation {
   std::string model_name() const { return model_ ? std::string(model_->name()) : "recorded kernel times"; }
 
   OpWork op_work(const Event& event) {
-    if (event.has_memcpy()) return memcpy_work(event.memcpy(), topology_);
+    if (event.has_memcpy()) {
+      OpWork work = memcpy_work(event.memcpy(), topology_);
+      work.copy_engine = engines_.engine_of(event.memcpy());
+      return work;
+    }
     if (event.has_memset()) return memset_work(event.memset(), topology_);
     const KernelLaunch& launch = event.kernel();
     const platform::GpuSpec& gpu = platform_.gpus[launch.device_id()];
@@ -131,46 +168,59 @@ class Simulation {
     return kernel_op_work(prediction, topology_, launch.device_id(), peers_[launch.device_id()]);
   }
 
-  // Simulated times on the recording's clock: simulated time 0 is the recording's first operation start.
-  std::uint64_t base_ns() const {
-    std::uint64_t base = UINT64_MAX;
-    for (const Event& event : events_) {
-      std::uint64_t start = 0;
-      if (event.has_kernel()) start = event.kernel().start_ns();
-      if (event.has_memcpy()) start = event.memcpy().start_ns();
-      if (event.has_memset()) start = event.memset().start_ns();
-      if (start > 0) base = std::min(base, start);
-    }
-    return base == UINT64_MAX ? 0 : base;
-  }
-
+  // Simulated times on the recording's clock: simulated time 0 is the recording's first API call or operation.
   void write_events(const ReplayProgram& program, const ReplayTimings& timings) {
-    const std::uint64_t base = base_ns();
+    const std::uint64_t base = recording_start_ns(events_);
     auto at = [base](double seconds) { return base + static_cast<std::uint64_t>(std::llround(seconds * 1e9)); };
-    std::vector<double> host_time(events_.size(), -1);  // when the host finished with each event's API call
-    for (std::size_t i = 0; i < program.host_steps.size(); ++i) host_time[program.host_steps[i].event] = timings.host_step_end[i];
+    const std::vector<std::pair<double, double>> calls = call_times(program, timings);
+    double first = -1, last = 0;
+    auto extend = [&](double start, double end) {
+      first = first < 0 ? start : std::min(first, start);
+      last = std::max(last, end);
+    };
     std::vector<std::size_t> op_of_event(events_.size(), kNoOp);
     for (std::size_t op = 0; op < program.ops.size(); ++op) op_of_event[program.ops[op].event] = op;
-    double host_clock = 0;
-    double first = -1, last = 0;
     for (std::size_t i = 0; i < events_.size(); ++i) {
       Event event = events_[i];
-      const double call_start = host_clock;
-      if (host_time[i] >= 0) host_clock = host_time[i];
       if (const std::size_t op = op_of_event[i]; op != kNoOp) {
         set_times(event, at(timings.op_start[op]), at(timings.op_end[op]));
-        if (first < 0) first = timings.op_start[op];
-        last = std::max(last, timings.op_end[op]);
-      } else if (event.has_sync() && event.sync().type() != Synchronization::EVENT_RECORD) {
-        event.mutable_sync()->set_start_ns(at(call_start));
-        event.mutable_sync()->set_end_ns(at(host_clock));
+        extend(timings.op_start[op], timings.op_end[op]);
+      } else if (calls[i].first >= 0 && (event.has_api_call() || (event.has_sync() && event.sync().type() != Synchronization::EVENT_RECORD))) {
+        set_times(event, at(calls[i].first), at(calls[i].second));
+        if (event.has_api_call()) extend(calls[i].first, calls[i].second);
       }
       result_.events.push_back(std::move(event));
     }
     result_.span_s = first < 0 ? 0 : last - first;
   }
 
+  // When the host began and ended the API call behind each event (-1: none): the call's own steps for API calls,
+  // else the call that issued or waited on the event; traces without API calls: from the previous host step to the
+  // event's last one.
+  std::vector<std::pair<double, double>> call_times(const ReplayProgram& program, const ReplayTimings& timings) const {
+    std::vector<std::pair<double, double>> times(events_.size(), {-1.0, -1.0});
+    for (std::size_t t = 0; t < program.threads.size(); ++t) {
+      const std::vector<HostStep>& steps = program.threads[t].steps;
+      double previous = 0, call_start = -1;
+      for (std::size_t i = 0; i < steps.size(); ++i) {
+        const double end = timings.host_step_end[t][i];
+        const HostStep& step = steps[i];
+        if (step.kind == HostStep::Kind::kCallStart) call_start = end;
+        if (step.kind == HostStep::Kind::kCallEnd) {
+          times[step.event] = {call_start, end};
+          call_start = -1;
+        }
+        if (step.event != kNoOp && step.kind != HostStep::Kind::kCallStart && step.kind != HostStep::Kind::kCallEnd)
+          times[step.event] = {call_start >= 0 ? call_start : previous, end};
+        if (step.kind != HostStep::Kind::kCallStart) previous = end;
+      }
+    }
+    return times;
+  }
+
   static void set_times(Event& event, std::uint64_t start, std::uint64_t end) {
+    if (event.has_api_call()) { event.mutable_api_call()->set_start_ns(start); event.mutable_api_call()->set_end_ns(end); }
+    if (event.has_sync()) { event.mutable_sync()->set_start_ns(start); event.mutable_sync()->set_end_ns(end); }
     if (event.has_kernel()) { event.mutable_kernel()->set_start_ns(start); event.mutable_kernel()->set_end_ns(end); }
     if (event.has_memcpy()) { event.mutable_memcpy()->set_start_ns(start); event.mutable_memcpy()->set_end_ns(end); }
     if (event.has_memset()) { event.mutable_memset()->set_start_ns(start); event.mutable_memset()->set_end_ns(end); }
@@ -181,6 +231,7 @@ class Simulation {
   const models::KernelModel* model_;
   const SimulationOptions& options_;
   Topology topology_;
+  CopyEngines engines_;
   std::vector<std::vector<std::uint32_t>> peers_;
   std::vector<Event> events_;
   SimulationResult result_;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "host_program.h"
 #include "kernel_model.h"
 #include "platform.h"
 #include "trace.pb.h"
@@ -24,6 +25,8 @@ struct SimulationOptions {
   // The topology-study mode: kernels take their recorded durations, only copies and contention are simulated. Not
   // predictive; outputs say so (SimulationInfo.reuses_recorded_kernel_times).
   bool reuse_recorded_kernel_times = false;
+  // What if the host CPU were faster (< 1) or slower (> 1): recorded host time is multiplied by this.
+  double host_scale = 1;
 };
 
 struct SimulationResult {
@@ -32,7 +35,8 @@ struct SimulationResult {
   std::size_t kernels = 0;
   std::size_t kernels_without_counters = 0;  // predicted from the launch configuration only
   std::size_t counters_borrowed = 0;         // took the counters of an identical launch of the same kernel
-  double span_s = 0;                         // first operation start to last operation end, simulated
+  double span_s = 0;       // first start to last end of API calls and GPU operations, simulated
+  HostSummary host;        // how the host side was replayed
 };
 
 /// Simulates `trace` on `platform`. `model` may be null only in the topology-study mode.

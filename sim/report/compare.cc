@@ -113,6 +113,9 @@ Comparison compare_kernels(const TraceKernels& a, const TraceKernels& b) {
   summarize_errors(comparison);
   comparison.kernel_time_ns = {a.kernel_time_ns, b.kernel_time_ns};
   comparison.span_ns = {span(a), span(b)};
+  comparison.span_error_pct = relative_error_pct(comparison.span_ns.a, comparison.span_ns.b);
+  comparison.attribution = attribution_diff(a.attribution, b.attribution);
+  comparison.api_calls = {a.attribution.api_calls, b.attribution.api_calls};
   for (const TraceKernels* trace : {&a, &b})
     if (!trace->truncation_warning.empty()) comparison.warnings.push_back(trace->truncation_warning);
   return comparison;

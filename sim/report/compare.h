@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernel_match.h"
+#include "span_attribution.h"
 
 namespace warpsim {
 
@@ -56,12 +57,15 @@ struct Comparison {
   std::vector<KernelError> kernels;  ///< streams in (device, stream) order, each in launch order
   std::vector<NameError> by_name;    ///< longest A time first
   std::size_t matched = 0;
-  std::size_t skipped = 0;            ///< matched kernels with A duration 0: in no percentage
-  double mape_pct = 0;                ///< mean over the non-skipped kernels of |error_pct|
-  double median_ape_pct = 0;          ///< median of the same
-  PerTrace kernel_time_ns;            ///< sums of kernel durations
-  PerTrace span_ns;                   ///< last end - first start of kernels, copies and memsets
-  std::vector<std::string> warnings;  ///< truncated traces: compared, but said so
+  std::size_t skipped = 0;                ///< matched kernels with A duration 0: in no percentage
+  double mape_pct = 0;                    ///< mean over the non-skipped kernels of |error_pct|
+  double median_ape_pct = 0;              ///< median of the same
+  PerTrace kernel_time_ns;                ///< sums of kernel durations
+  PerTrace span_ns;                       ///< last end - first start of kernels, copies, memsets and API calls
+  std::optional<double> span_error_pct;   ///< (span B - span A) / span A * 100; unset when span A is 0
+  std::vector<CategoryDiff> attribution;  ///< the spans split by what ran; the diffs add up to B - A of the spans
+  PerTrace api_calls;                     ///< 0 in both: no host side to attribute (api and host are 0)
+  std::vector<std::string> warnings;      ///< truncated traces: compared, but said so
 };
 
 /// Reads both traces and compares their kernels. Throws KernelMismatch when they launched different kernels,

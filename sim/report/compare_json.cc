@@ -50,6 +50,13 @@ nlohmann::json kernels_json(const std::vector<KernelError>& kernels) {
 
 nlohmann::json per_trace_json(const PerTrace& values) { return {{"a", values.a}, {"b", values.b}}; }
 
+nlohmann::json attribution_json(const std::vector<CategoryDiff>& categories) {
+  nlohmann::json array = nlohmann::json::array();
+  for (const CategoryDiff& c : categories)
+    array.push_back({{"category", c.category}, {"a_ns", c.a_ns}, {"b_ns", c.b_ns}, {"diff_ns", c.diff_ns}});
+  return array;
+}
+
 }  // namespace
 
 nlohmann::json comparison_to_json(const Comparison& c) {
@@ -62,6 +69,9 @@ nlohmann::json comparison_to_json(const Comparison& c) {
       {"median_ape_pct", c.median_ape_pct},
       {"kernel_time_ns", per_trace_json(c.kernel_time_ns)},
       {"span_ns", per_trace_json(c.span_ns)},
+      {"span_error_pct", optional_number(c.span_error_pct)},
+      {"attribution", attribution_json(c.attribution)},
+      {"api_calls", per_trace_json(c.api_calls)},
       {"by_name", by_name_json(c.by_name)},
       {"kernels", kernels_json(c.kernels)},
       {"truncated", !c.warnings.empty()},

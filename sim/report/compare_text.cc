@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <iterator>
 #include <utility>
 
@@ -34,6 +35,37 @@ double ratio(const PerTrace& values) {
   return values.a == 0 ? 0.0 : static_cast<double>(values.b) / static_cast<double>(values.a);
 }
 
+// "+2.0 us", "-350 ns", "0 ns": a difference at a readable scale, with its sign.
+std::string signed_duration(std::int64_t ns) {
+  if (ns == 0) return "0 ns";
+  const std::uint64_t magnitude = ns < 0 ? 0 - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
+  return (ns < 0 ? "-" : "+") + format_duration(magnitude);
+}
+
+// The headline: how far B's whole run is from A's, before any detail.
+void append_span(std::string& out, const Comparison& c) {
+  append(out, "span         A {}  B {}  B/A {:.3f}  error {}\n", format_duration(c.span_ns.a),
+         format_duration(c.span_ns.b), ratio(c.span_ns), percent(c.span_error_pct, true));
+}
+
+// Where the difference of the spans comes from: the rows' B - A add up to it.
+void append_attribution(std::string& out, const Comparison& c) {
+  append(out, "\n{:<16}  {:>12}  {:>12}  {:>12}\n", "span by activity", "A", "B", "B - A");
+  auto row = [&out](const std::string& name, std::uint64_t a_ns, std::uint64_t b_ns) {
+    const std::int64_t diff = static_cast<std::int64_t>(b_ns) - static_cast<std::int64_t>(a_ns);
+    append(out, "  {:<14}  {:>12}  {:>12}  {:>12}\n", name, format_duration(a_ns), format_duration(b_ns),
+           signed_duration(diff));
+  };
+  for (const CategoryDiff& category : c.attribution) row(category.category, category.a_ns, category.b_ns);
+  row("= span", c.span_ns.a, c.span_ns.b);
+  if (c.api_calls.a == 0 && c.api_calls.b == 0)
+    out += "(no API calls in either trace: api and host are 0, time between GPU operations counts as idle)\n";
+  else if (c.api_calls.a == 0 || c.api_calls.b == 0)
+    append(out, "({} has no API calls: its api and host are 0, time between its GPU operations counts as idle)\n",
+           c.api_calls.a == 0 ? "A" : "B");
+  out += '\n';
+}
+
 void append_origin(std::string& out, const char* which, const TraceOrigin& origin) {
   append(out, "{}  {}  ({} trace", which, origin.path, origin.mode);
   if (origin.platform) append(out, ", platform {}", *origin.platform);
@@ -62,14 +94,14 @@ void append_totals(std::string& out, const Comparison& c) {
   append(out, "\nMAPE         {:.2f}%  (median {:.2f}%)\n", c.mape_pct, c.median_ape_pct);
   append(out, "kernel time  A {}  B {}  B/A {:.3f}\n", format_duration(c.kernel_time_ns.a),
          format_duration(c.kernel_time_ns.b), ratio(c.kernel_time_ns));
-  append(out, "span         A {}  B {}  B/A {:.3f}\n", format_duration(c.span_ns.a), format_duration(c.span_ns.b),
-         ratio(c.span_ns));
 }
 
 }  // namespace
 
 std::string comparison_to_text(const Comparison& comparison, std::size_t top) {
   std::string out;
+  append_span(out, comparison);
+  append_attribution(out, comparison);
   append_origin(out, "A", comparison.a);
   append_origin(out, "B", comparison.b);
   append_names(out, comparison, top);

@@ -12,19 +12,23 @@
 namespace warpsim {
 namespace {
 
-// Accumulates one trace's kernels and span while the reader streams its events.
+// Accumulates one trace's kernels, span and its attribution while the reader streams its events.
 class KernelCollector {
  public:
   explicit KernelCollector(TraceKernels& out) : out_(out) {}
 
   void add(const Event& event) {
+    attributor_.add(event);
     switch (event.kind_case()) {
       case Event::kKernel: add_kernel(event.kernel()); break;
       case Event::kMemcpy: add_span(event.memcpy().start_ns(), event.memcpy().end_ns()); break;
       case Event::kMemset: add_span(event.memset().start_ns(), event.memset().end_ns()); break;
+      case Event::kApiCall: add_span(event.api_call().start_ns(), event.api_call().end_ns()); break;
       default: break;
     }
   }
+
+  void finish() { out_.attribution = attributor_.finish(); }
 
  private:
   void add_kernel(const KernelLaunch& kernel) {
@@ -43,6 +47,7 @@ class KernelCollector {
   }
 
   TraceKernels& out_;
+  SpanAttributor attributor_;
 };
 
 void sort_by_launch_order(std::vector<KernelRecord>& kernels) {
@@ -101,6 +106,7 @@ TraceKernels read_trace_kernels(const std::filesystem::path& path) {
   KernelCollector collector(out);
   Event event;
   while (reader.next(event)) collector.add(event);
+  collector.finish();
   out.truncation_warning = reader.truncation_warning();
   for (auto& [key, kernels] : out.streams) sort_by_launch_order(kernels);
   return out;

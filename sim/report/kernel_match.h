@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "span_attribution.h"
 #include "trace.pb.h"
 
 namespace warpsim {
@@ -41,8 +42,9 @@ struct TraceKernels {
   std::map<StreamKey, std::vector<KernelRecord>> streams;
   std::uint64_t kernels = 0;
   std::uint64_t kernel_time_ns = 0;
-  std::optional<std::uint64_t> first_ns;  ///< earliest start of a kernel, copy or memset (as inspect's span)
+  std::optional<std::uint64_t> first_ns;  ///< earliest start of a kernel, copy, memset or API call (as inspect's span)
   std::optional<std::uint64_t> last_ns;   ///< latest end
+  SpanAttribution attribution;            ///< the span from first_ns to last_ns split by what ran
   std::string truncation_warning;         ///< empty unless the trace was cut short
 };
 

@@ -59,6 +59,12 @@ void append_copies(std::string& out, const TraceSummary& s) {
   }
 }
 
+std::uint64_t copy_count(const TraceSummary& s) {
+  std::uint64_t count = 0;
+  for (const CopyTotals& totals : s.copies) count += totals.count;
+  return count;
+}
+
 void append_top_kernels(std::string& out, const TraceSummary& s) {
   if (s.top_kernels.empty()) return;
   append(out, "top kernels by total time\n  {:>12}  {:>8}  {:>12}  name\n", "total", "launches", "mean");
@@ -97,8 +103,10 @@ std::string summary_to_text(const TraceSummary& s) {
   append(out, "links      {}\n", h.links_size());
   for (const Link& link : h.links()) append_link(out, link);
   append(out, "events     {} (kernels {}, copies {}, memsets {}, synchronizations {}, markers {})\n", s.events,
-         s.kernels, s.events - s.kernels - s.memsets - s.synchronizations - s.markers, s.memsets, s.synchronizations,
-         s.markers);
+         s.kernels, copy_count(s), s.memsets, s.synchronizations, s.markers);
+  // The CPU side: only traces recorded since the tracer records it have these.
+  if (s.api_calls + s.host_threads + s.streams > 0)
+    append(out, "host       api calls {}, host threads {}, streams {}\n", s.api_calls, s.host_threads, s.streams);
   append(out, "kernels    {} on {} streams, {} with counters, total kernel time {}\n", s.kernels, s.kernel_streams,
          s.kernels_with_counters, format_duration(s.kernel_time_ns));
   append_copies(out, s);

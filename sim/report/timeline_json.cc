@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <fstream>
 #include <map>
 #include <optional>
 #include <stdexcept>
 
+#include "host_tracks.h"
 #include "timeline_lanes.h"
 #include "timeline_slices.h"
 #include "timeline_tracks.h"
@@ -24,6 +26,7 @@ struct TraceLayout {
   std::map<TrackKey, std::uint32_t> tracks;  // -> global track number
   std::optional<std::uint64_t> first_ns;
   std::string truncation_warning;
+  HostTracks host;
 };
 
 // What the first pass learns: every track, every slice's interval (for the lanes), each trace's first start.
@@ -31,26 +34,37 @@ struct Layout {
   std::vector<TraceLayout> traces;
   std::vector<LaneSlice> slices;
   std::vector<LanePolicy> policies;  // per global track
+  std::uint64_t next_flow_id = 1;    // flow ids are unique in the file, over all traces
 };
+
+// Host tracks nest (NVTX ranges, driver calls inside runtime calls); GPU tracks only hold disjoint slices.
+LanePolicy lane_policy(TrackGroup group) {
+  return group == TrackGroup::kHostThread || group == TrackGroup::kApiThread ? LanePolicy::kNested
+                                                                             : LanePolicy::kDisjoint;
+}
+
+void place(const Placement& at, TraceLayout& trace, Layout& layout) {
+  const auto [track, added] = trace.tracks.try_emplace(at.track, static_cast<std::uint32_t>(layout.policies.size()));
+  if (added) layout.policies.push_back(lane_policy(at.track.group));
+  layout.slices.push_back({track->second, at.start_ns, at.end_ns});
+  trace.first_ns = std::min(trace.first_ns.value_or(at.start_ns), at.start_ns);
+}
 
 void lay_out_trace(const TimelineSource& source, Layout& layout) {
   TraceReader reader(source.path);
-  TraceLayout& trace = layout.traces.emplace_back(TraceLayout{source, reader.header(), {}, {}, {}});
+  TraceLayout& trace = layout.traces.emplace_back();
+  trace.source = source;
+  trace.header = reader.header();
   Event event;
   while (reader.next(event)) {
     const Placements p = placements(event);
-    for (std::size_t i = 0; i < p.count; ++i) {
-      const Placement& at = p.at[i];
-      const auto [track, added] =
-          trace.tracks.try_emplace(at.track, static_cast<std::uint32_t>(layout.policies.size()));
-      if (added)
-        layout.policies.push_back(at.track.group == TrackGroup::kHostThread ? LanePolicy::kNested
-                                                                            : LanePolicy::kDisjoint);
-      layout.slices.push_back({track->second, at.start_ns, at.end_ns});
-      trace.first_ns = std::min(trace.first_ns.value_or(at.start_ns), at.start_ns);
-    }
+    for (std::size_t i = 0; i < p.count; ++i) place(p.at[i], trace, layout);
+    trace.host.add(event, p);
   }
   trace.truncation_warning = reader.truncation_warning();
+  trace.host.finish(layout.next_flow_id);
+  layout.next_flow_id += trace.host.flow_count();
+  for (const HostWork& work : trace.host.host_work()) place({work.track, work.start_ns, work.end_ns}, trace, layout);
 }
 
 // Writes the elements of the "traceEvents" array, commas between them.
@@ -101,7 +115,7 @@ std::vector<int> write_metadata(const Layout& layout, const LaneAssignment& lane
         writer.write(metadata("process_sort_index", p, std::nullopt, {{"sort_index", p}}));
       }
       first_tid[track] = next_tid;
-      const std::string name = track_name(trace.header, key);
+      const std::string name = trace.host.track_name(trace.header, key);
       for (std::uint32_t lane = 0; lane < lanes.lanes_per_track[track]; ++lane, ++next_tid) {
         const std::string thread = lane == 0 ? name : fmt::format("{} #{}", name, lane + 1);
         writer.write(metadata("thread_name", p, next_tid, {{"name", thread}}));
@@ -122,21 +136,57 @@ class SliceWriter {
 
   void write_trace(std::size_t t, const TraceLayout& trace, std::uint64_t origin_ns) {
     TraceReader reader(trace.source.path);
+    FlowCursor cursor(trace.host);
     Event event;
     while (reader.next(event)) {
       const Placements p = placements(event);
       if (p.count == 0) continue;
       const SliceText text = slice_text(event);
+      std::array<int, 2> tids{};
       for (std::size_t i = 0; i < p.count; ++i)
-        write_slice(t, trace.tracks.at(p.at[i].track), p.at[i], text, origin_ns);
+        tids[i] = write_slice(t, trace.tracks.at(p.at[i].track), p.at[i], text, origin_ns);
+      // An arrow binds to the slice on its stream (a copy's first placement), not to the copy on the link.
+      write_flow(event, {pid(t, p.at[0].track.process), tids[0]}, p.at[0], cursor, origin_ns);
     }
+    const SliceText host_work{"host work", "host", nlohmann::json::object()};
+    for (const HostWork& work : trace.host.host_work())
+      write_slice(t, trace.tracks.at(work.track), {work.track, work.start_ns, work.end_ns}, host_work, origin_ns);
   }
 
   std::uint64_t written() const { return written_; }
+  std::uint64_t flows() const { return flows_; }
 
  private:
-  void write_slice(std::size_t t, std::uint32_t track, const Placement& at, const SliceText& text,
-                   std::uint64_t origin_ns) {
+  struct Thread {
+    int pid;
+    int tid;
+  };
+
+  // Chrome trace-event flows: "s" binds to the call slice enclosing its time, "f" with "bp":"e" to the GPU slice
+  // enclosing its time; both times lie strictly inside their slice so that no neighbour can claim them.
+  void write_flow(const Event& event, Thread at_thread, const Placement& at, FlowCursor& cursor,
+                  std::uint64_t origin_ns) {
+    if (event.kind_case() == Event::kApiCall) {
+      const FlowStart start = cursor.from_call(event.api_call());
+      for (std::uint32_t i = 0; i < start.count; ++i)
+        write_flow_event("s", start.first_id + i, at_thread, start.at_ns - origin_ns);
+    } else if (const auto id = cursor.into(gpu_correlation_id(event))) {
+      write_flow_event("f", *id, at_thread, at.start_ns + (at.end_ns - at.start_ns) / 2 - origin_ns);
+    }
+  }
+
+  void write_flow_event(const char* phase, std::uint64_t id, Thread at_thread, std::uint64_t ns) {
+    nlohmann::json event = {{"ph", phase},           {"id", id},
+                            {"cat", "flow"},         {"name", "issue"},
+                            {"pid", at_thread.pid},  {"tid", at_thread.tid},
+                            {"ts", microseconds(ns)}};
+    if (phase[0] == 'f') event["bp"] = "e";
+    writer_.write(event);
+    if (phase[0] == 's') ++flows_;
+  }
+
+  int write_slice(std::size_t t, std::uint32_t track, const Placement& at, const SliceText& text,
+                  std::uint64_t origin_ns) {
     const int tid = first_tid_[track] + static_cast<int>(lanes_.lane[next_slice_++]);
     nlohmann::json event = {{"name", text.name},
                             {"cat", text.category},
@@ -153,6 +203,7 @@ class SliceWriter {
     }
     writer_.write(event);
     ++written_;
+    return tid;
   }
 
   const LaneAssignment& lanes_;
@@ -160,6 +211,7 @@ class SliceWriter {
   EventWriter& writer_;
   std::size_t next_slice_ = 0;
   std::uint64_t written_ = 0;
+  std::uint64_t flows_ = 0;
 };
 
 std::vector<std::uint64_t> origins(const Layout& layout, bool common_clock) {
@@ -188,6 +240,7 @@ TimelineResult write_timeline(const std::vector<TimelineSource>& sources, std::o
   }
   out << "\n]}\n";
   result.events = slices.written();
+  result.flows = slices.flows();
   return result;
 }
 

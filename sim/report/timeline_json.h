@@ -3,10 +3,11 @@
 ///
 /// Per trace and device one process "<label> GPU<id> <device name>" with one track per stream ("stream N": kernels,
 /// copies, memsets) and the link tracks "PCIe HtoD", "PCIe DtoH" and "peer (NVLink|PCIe)" showing each copy on the
-/// link it uses; per trace one process "<label> host" with the NVTX markers, one track per host thread. Slices are
-/// complete events ("ph":"X", ts and dur in microseconds with ns precision). Overlapping slices of one track go to
-/// extra lanes ("stream 7 #2"): see timeline_lanes.h. Events without an end time (counters-mode kernels, event
-/// records) are left out.
+/// link it uses; per trace one process "<label> host" with, per host thread, a track of its API calls and the "host
+/// work" between them, and the NVTX markers, one track per thread (host_tracks.h). Flow arrows lead from each API
+/// call to the GPU operations with its correlation id. Slices are complete events ("ph":"X", ts and dur in
+/// microseconds with ns precision). Overlapping slices of one track go to extra lanes ("stream 7 #2"): see
+/// timeline_lanes.h. Events without an end time (counters-mode kernels, event records) are left out.
 ///
 /// Each file is read twice (lanes first, then the events) so that memory stays a few bytes per event: a 100k-event
 /// trace exports in well under a second.
@@ -32,7 +33,8 @@ struct TimelineOptions {
 };
 
 struct TimelineResult {
-  std::uint64_t events = 0;           ///< slices and instants written (metadata not counted)
+  std::uint64_t events = 0;  ///< slices and instants written (metadata and flows not counted)
+  std::uint64_t flows = 0;   ///< flow arrows from API calls to GPU operations (each a start and a finish event)
   std::vector<std::string> warnings;  ///< truncated traces: exported up to where they stop
 };
 

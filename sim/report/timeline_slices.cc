@@ -66,6 +66,31 @@ SliceText marker_text(const Marker& m) {
   return {m.name(), "marker", std::move(args), !m.has_end_ns()};
 }
 
+// CUPTI names calls by their versioned symbol ("cudaLaunchKernel_v7000", "cuMemAlloc_v2"); people know them by
+// the name they call.
+std::string api_call_name(const std::string& name) {
+  const std::size_t suffix = name.rfind("_v");
+  if (suffix == std::string::npos || suffix == 0 || suffix + 2 == name.size()) return name;
+  for (std::size_t i = suffix + 2; i < name.size(); ++i)
+    if (name[i] < '0' || name[i] > '9') return name;
+  return name.substr(0, suffix);
+}
+
+const char* domain_label(ApiCall::Domain domain) {
+  switch (domain) {
+    case ApiCall::RUNTIME: return "runtime";
+    case ApiCall::DRIVER: return "driver";
+    default: return "unknown";
+  }
+}
+
+SliceText api_call_text(const ApiCall& c) {
+  nlohmann::json args = {
+      {"correlation_id", c.correlation_id()}, {"cbid", c.callback_id()}, {"domain", domain_label(c.domain())}};
+  if (c.has_return_value() && c.return_value() != 0) args["return_value"] = c.return_value();
+  return {api_call_name(c.name()), "api", std::move(args)};
+}
+
 }  // namespace
 
 SliceText slice_text(const Event& event) {
@@ -74,6 +99,7 @@ SliceText slice_text(const Event& event) {
     case Event::kMemcpy: return copy_text(event.memcpy());
     case Event::kMemset: return memset_text(event.memset());
     case Event::kMarker: return marker_text(event.marker());
+    case Event::kApiCall: return api_call_text(event.api_call());
     default: return {"synchronization", "sync", nlohmann::json::object()};
   }
 }

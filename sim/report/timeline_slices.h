@@ -11,13 +11,14 @@
 namespace warpsim {
 
 struct SliceText {
-  std::string name;      ///< short kernel name, "Memcpy HtoD 1.0 MiB", "Memset 64.0 MiB", the marker's name
-  const char* category;  ///< "kernel", "memcpy", "memset", "marker"
+  std::string name;      ///< short kernel name, "Memcpy HtoD 1.0 MiB", "Memset 64.0 MiB", the marker's name,
+                         ///< the API call's name without its version suffix ("cudaLaunchKernel")
+  const char* category;  ///< "kernel", "memcpy", "memset", "marker", "api"
   nlohmann::json args;
   bool instant = false;  ///< a marker without end: an instant, not a slice
 };
 
-/// The text of a kernel, copy, memset or marker event (synchronizations get a bare name).
+/// The text of a kernel, copy, memset, marker or API call event (synchronizations get a bare name).
 SliceText slice_text(const Event& event);
 
 }  // namespace warpsim

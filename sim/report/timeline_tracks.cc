@@ -57,15 +57,29 @@ Placements placements(const Event& event) {
         p.add({kHostProcess, TrackGroup::kHostThread, m.thread_id()}, m.start_ns(), std::max(m.start_ns(), m.end_ns()));
       break;
     }
-    default: break;  // synchronizations: dependencies, not work
+    case Event::kApiCall: {
+      const ApiCall& c = event.api_call();
+      if (c.end_ns() != 0)
+        p.add({kHostProcess, TrackGroup::kApiThread, api_thread_id(c.process_id(), c.thread_id())}, c.start_ns(),
+              c.end_ns());
+      break;
+    }
+    default: break;  // synchronizations: dependencies, not work; host threads and streams: names
   }
   return p;
 }
+
+std::uint64_t api_thread_id(std::uint32_t process_id, std::uint64_t thread_id) {
+  return (std::uint64_t{process_id} << 32) | (thread_id & 0xffff'ffffu);
+}
+std::uint32_t api_thread_process(std::uint64_t id) { return static_cast<std::uint32_t>(id >> 32); }
+std::uint64_t api_thread_thread(std::uint64_t id) { return id & 0xffff'ffffu; }
 
 std::string track_name(const TraceHeader& header, const TrackKey& key) {
   switch (key.group) {
     case TrackGroup::kStream: return fmt::format("stream {}", key.id);
     case TrackGroup::kHostThread: return key.id == 0 ? "markers" : fmt::format("thread {}", key.id);
+    case TrackGroup::kApiThread: return fmt::format("thread {}", api_thread_thread(key.id));
     case TrackGroup::kLink: break;
   }
   if (key.id == kPcieHtoD) return "PCIe HtoD";

@@ -24,6 +24,12 @@ class SummaryBuilder {
         break;
       case Event::kSync: ++summary_.synchronizations; break;
       case Event::kMarker: ++summary_.markers; break;
+      case Event::kApiCall:
+        ++summary_.api_calls;
+        add_span(event.api_call().start_ns(), event.api_call().end_ns());
+        break;
+      case Event::kHostThread: ++summary_.host_threads; break;
+      case Event::kStream: ++summary_.streams; break;
       case Event::KIND_NOT_SET: break;  // the reader refuses these
     }
   }

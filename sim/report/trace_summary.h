@@ -39,7 +39,10 @@ struct TraceSummary {
   std::uint64_t memsets = 0;
   std::uint64_t synchronizations = 0;
   std::uint64_t markers = 0;
-  std::optional<std::uint64_t> first_ns;  ///< earliest start of any timed event
+  std::uint64_t api_calls = 0;            ///< CUDA runtime and driver calls (nested driver calls count too)
+  std::uint64_t host_threads = 0;         ///< HostThread events: the threads that made API calls
+  std::uint64_t streams = 0;              ///< Stream events: the streams CUDA created
+  std::optional<std::uint64_t> first_ns;  ///< earliest start of a kernel, copy, memset or API call
   std::optional<std::uint64_t> last_ns;   ///< latest end
   std::vector<KernelTotals> top_kernels;  ///< by total time, longest first
   std::string truncation_warning;         ///< empty unless the trace was cut short

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "host_events.h"
 #include "run_warpsim.h"
 #include "sample_trace.h"
 
@@ -66,14 +67,40 @@ TEST(CompareCli, TextReportsMapeAndTheKernelTable) {
   EXPECT_THAT(result.out, HasSubstr("matched      2 kernels"));
 }
 
+// A: cudaLaunchKernel, 10 us of host work, a second launch; the kernels run 5 us (A) or 7 us (B) each.
+std::pair<std::string, std::string> host_pair() {
+  auto events = [](std::uint64_t kernel_ns) {
+    return std::vector<Event>{testing::api_call_event("cudaLaunchKernel_v7000", 4200, 0, 1'000, 1),
+                              launch(7, "_Z4stepv", 1, 1'000, kernel_ns),
+                              testing::api_call_event("cudaLaunchKernel_v7000", 4200, 11'000, 12'000, 2),
+                              launch(7, "_Z4stepv", 2, 12'000, kernel_ns)};
+  };
+  return {trace("a.wstrace", events(5'000), CAPTURE_MODE_TIMELINE),
+          trace("b.wstrace", events(7'000), CAPTURE_MODE_SIMULATED)};
+}
+
+TEST(CompareCli, TextStartsWithTheSpanErrorAndWhereItGoes) {
+  const auto [a, b] = host_pair();
+  const CommandResult result = run_warpsim("compare " + a + " " + b);
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  // A: 0 .. 17 us, B: 0 .. 19 us; the second kernel's 2 us make the whole difference.
+  EXPECT_EQ(result.out.rfind("span         A 17.0 us  B 19.0 us  B/A 1.118  error +11.8%\n", 0), 0u) << result.out;
+  EXPECT_THAT(result.out, HasSubstr("  kernels              10.0 us       14.0 us       +4.0 us\n"));
+  EXPECT_LT(result.out.find("span by activity"), result.out.find("\nkernel "));
+  EXPECT_THAT(result.out, HasSubstr("MAPE         40.00%"));  // validate.sh reads this line and "kernel time"
+}
+
 TEST(CompareCli, JsonHasTheDocumentedKeys) {
   const auto [a, b] = ten_percent_pair();
   const CommandResult result = run_warpsim("compare --json " + a + " " + b);
   ASSERT_EQ(result.exit_status, 0) << result.err;
   const nlohmann::json json = nlohmann::json::parse(result.out);
-  for (const char* key : {"matched", "skipped", "mape_pct", "median_ape_pct", "kernel_time_ns", "span_ns", "by_name",
-                          "kernels", "a", "b"})
+  for (const char* key : {"matched", "skipped", "mape_pct", "median_ape_pct", "kernel_time_ns", "span_ns",
+                          "span_error_pct", "attribution", "api_calls", "by_name", "kernels", "a", "b"})
     EXPECT_TRUE(json.contains(key)) << key;
+  ASSERT_EQ(json["attribution"].size(), 5u);
+  EXPECT_EQ(json["attribution"][0]["category"], "kernels");
+  EXPECT_EQ(json["attribution"][4]["category"], "idle");
   EXPECT_EQ(json["matched"], 2);
   EXPECT_NEAR(json["mape_pct"].get<double>(), 10.0, 1e-9);
   EXPECT_EQ(json["kernels"][1]["stream"], 13);
@@ -145,6 +172,14 @@ TEST(TimelineCli, ShippedTwoGpuTraceExports) {
   EXPECT_EQ(kernels, 103u);   // as `warpsim inspect` counts them
   EXPECT_EQ(peer, 2u * 40u);  // on the stream and on the peer link
   EXPECT_EQ(process_names(timeline).size(), 2u);
+}
+
+TEST(TimelineCli, CountsTheFlowArrows) {
+  const auto [a, b] = host_pair();
+  const auto out = testing::fresh_temp_dir() / "t.json";
+  const CommandResult result = run_warpsim("timeline " + a + " -o " + out.string());
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("5 events and 2 flow arrows from 1 trace"));  // 2 calls, 1 host work, 2 kernels
 }
 
 TEST(TimelineCli, BadInputFailsCleanly) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "host_events.h"
 #include "raw_trace.h"
 #include "run_warpsim.h"
 #include "sample_trace.h"
@@ -51,6 +52,27 @@ TEST(InspectCli, JsonHasTheDocumentedKeys) {
   EXPECT_EQ(json["kernels"], 24);
   EXPECT_EQ(json["kernels_with_counters"], 4);
   EXPECT_EQ(json["copies"]["PtoP"], 8);
+}
+
+TEST(InspectCli, CountsTheHostSide) {
+  const auto path = testing::fresh_temp_dir() / "host.wstrace";
+  testing::write_trace(path, testing::two_gpu_header(),
+                       {testing::host_thread_event(4200, "main"), testing::stream_event(0, 7),
+                        testing::api_call_event("cudaLaunchKernel_v7000", 4200, 1'000, 1'500, 9),
+                        testing::kernel_event(0, 7, "_Z1kv", 2'000, 500)});
+  const CommandResult json = run_warpsim("inspect --json " + path.string());
+  ASSERT_EQ(json.exit_status, 0) << json.err;
+  const nlohmann::json summary = nlohmann::json::parse(json.out);
+  EXPECT_EQ(summary["api_calls"], 1);
+  EXPECT_EQ(summary["host_threads"], 1);
+  EXPECT_EQ(summary["streams"], 1);
+  EXPECT_EQ(summary["span_ns"], 1'500);  // from the call's start to the kernel's end
+  const CommandResult text = run_warpsim("inspect " + path.string());
+  EXPECT_THAT(text.out, HasSubstr("host       api calls 1, host threads 1, streams 1\n"));
+  const nlohmann::json old = nlohmann::json::parse(run_warpsim("inspect --json " + data("sample.wstrace")).out);
+  EXPECT_EQ(old["api_calls"], 0);
+  EXPECT_EQ(old["host_threads"], 0);
+  EXPECT_EQ(old["streams"], 0);
 }
 
 TEST(InspectCli, TruncatedSampleIsSummarizedWithAWarning) {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "host_events.h"
 #include "read_all.h"
 #include "sample_trace.h"
 #include "summary_json.h"
@@ -91,6 +92,43 @@ TEST(TraceSummary, TextNamesDevicesLinksAndKernels) {
   EXPECT_NE(text.find("NVLink  GPU 0 <-> GPU 1  x18 links"), std::string::npos) << text;
   EXPECT_NE(text.find("stencil_interior(float const*, float*, int, int, int)"), std::string::npos) << text;
   EXPECT_NE(text.find("PtoP 8 (16.0 MiB)"), std::string::npos) << text;
+}
+
+// The host side: calls (nested driver calls too), threads and streams are counted, and the span reaches the calls.
+TEST(TraceSummary, CountsTheHostSideAndSpansTheApiCalls) {
+  const TraceSummary s = summarize_events({
+      testing::host_thread_event(4200, "main"),
+      testing::stream_event(0, 7),
+      testing::stream_event(0, 0, Stream::LEGACY_DEFAULT),
+      testing::api_call_event("cudaLaunchKernel_v7000", 4200, 100, 180, 1),
+      testing::api_call_event("cuLaunchKernel", 4200, 110, 170, 2),
+      testing::kernel_event(0, 7, "k", 200, 50),
+      testing::api_call_event("cudaDeviceSynchronize_v3020", 4200, 180, 400, 3),
+      testing::copy_event(Memcpy::HTOD, 8, 0, 7, 260, 10),
+  });
+  EXPECT_EQ(s.api_calls, 3u);
+  EXPECT_EQ(s.host_threads, 1u);
+  EXPECT_EQ(s.streams, 2u);
+  EXPECT_EQ(*s.first_ns, 100u);
+  EXPECT_EQ(*s.last_ns, 400u);
+  const nlohmann::json json = summary_to_json(s);
+  EXPECT_EQ(json["api_calls"], 3);
+  EXPECT_EQ(json["host_threads"], 1);
+  EXPECT_EQ(json["streams"], 2);
+  EXPECT_EQ(json["span_ns"], 300);
+  const std::string text = summary_to_text(s);
+  EXPECT_NE(text.find("events     8 (kernels 1, copies 1, memsets 0, synchronizations 0, markers 0)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("host       api calls 3, host threads 1, streams 2\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("span       300 ns\n"), std::string::npos) << text;
+}
+
+TEST(TraceSummary, OldTracesHaveNoHostLine) {
+  const TraceSummary s = summarize_events(testing::sample_events());
+  EXPECT_EQ(s.api_calls + s.host_threads + s.streams, 0u);
+  EXPECT_EQ(summary_to_text(s).find("host       "), std::string::npos);
+  EXPECT_EQ(summary_to_json(s)["api_calls"], 0);
 }
 
 TEST(TraceSummary, ReadableUnits) {

@@ -24,12 +24,16 @@ struct Scenario {
     }
     program.ops.push_back({op, stream, std::move(waits_for)});
     program.streams[stream].ops.push_back(op);
-    program.host_steps.push_back({HostStep::Kind::kIssue, op, op});
+    host().push_back({HostStep::Kind::kIssue, op, op, 0});
     work.push_back(std::move(op_work));
     return op;
   }
-  ReplayTimings run(const Topology& topology, double api_call_overhead_s = 0) const {
-    return run_replay(topology, program, work, api_call_overhead_s);
+  std::vector<HostStep>& host() {
+    if (program.threads.empty()) program.threads.emplace_back();
+    return program.threads[0].steps;
+  }
+  ReplayTimings run(const Topology& topology, std::size_t copy_engines = 0) const {
+    return run_replay(topology, program, work, copy_engines);
   }
 };
 
@@ -116,11 +120,26 @@ TEST(ReplayEngine, HostWaitDelaysLaterIssues) {
   const Topology topology = Topology::from_platform(testing::pcie_node(1, 32, 0));
   Scenario scenario;
   const std::size_t first = scenario.add(transfer(topology.host(), topology.gpu_memory(0), 1 * kGB), 0);
-  scenario.program.host_steps.push_back({HostStep::Kind::kWait, first, first});
+  scenario.host().push_back({HostStep::Kind::kWait, first, first, 0});
+  scenario.host().push_back({HostStep::Kind::kCompute, kNoOp, kNoOp, 5e-6});
   const std::size_t second = scenario.add(transfer(topology.gpu_memory(0), topology.host(), 1e6), 1);
-  const ReplayTimings timings = scenario.run(topology, 5e-6);
+  const ReplayTimings timings = scenario.run(topology);
   // Issued after the wait, plus one API call.
   EXPECT_NEAR(timings.op_start[second], timings.op_end[first] + 5e-6, 1e-9);
+}
+
+TEST(ReplayEngine, CopiesNeedingOneCopyEngineRunOneAtATime) {
+  const Topology topology = Topology::from_platform(testing::pcie_node(1, 32, 0));
+  Scenario scenario;
+  OpWork copy = transfer(topology.host(), topology.gpu_memory(0), 1 * kGB);
+  copy.copy_engine = 0;
+  scenario.add(copy, 0);
+  scenario.add(copy, 1);  // another stream, the same engine
+  const ReplayTimings timings = scenario.run(topology, 1);
+  const double alone = 1.0 / 32;
+  EXPECT_NEAR(duration(timings, 0), alone, alone * 1e-3);
+  EXPECT_NEAR(duration(timings, 1), alone, alone * 1e-3);  // not sharing the link: waiting for the engine
+  EXPECT_NEAR(std::max(timings.op_end[0], timings.op_end[1]), 2 * alone, alone * 1e-3);
 }
 
 TEST(ReplayEngine, KernelLastsAsLongAsItsSlowestResource) {

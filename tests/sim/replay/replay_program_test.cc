@@ -35,7 +35,7 @@ TEST(ReplayProgram, OperationsOfAStreamStayInOrder) {
   ASSERT_EQ(program.streams.size(), 2u);
   EXPECT_EQ(program.streams[0].ops, (std::vector<std::size_t>{0, 2}));
   EXPECT_EQ(program.streams[1].ops, (std::vector<std::size_t>{1}));
-  EXPECT_EQ(program.host_steps.size(), 3u);
+  for (std::size_t i = 0; i < events.size(); ++i) EXPECT_EQ(program.actions[i].issues, i);
 }
 
 TEST(ReplayProgram, StreamWaitEventWaitsForTheRecordedOperation) {
@@ -65,11 +65,7 @@ TEST(ReplayProgram, DeviceSynchronizeMakesTheHostWaitForEveryStreamOfThatDevice)
                                   kernel_event(1, 9, "other_gpu", 0, 1),
                                   sync_event(Synchronization::CONTEXT_SYNCHRONIZE, 0, 0, 0, 0)};
   const ReplayProgram program = build_replay_program(events);
-  std::vector<std::size_t> awaited;
-  for (const HostStep& step : program.host_steps) {
-    if (step.kind == HostStep::Kind::kWait) awaited.push_back(step.op);
-  }
-  EXPECT_EQ(awaited, (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(program.actions[3].waits, (std::vector<std::size_t>{0, 1}));
 }
 
 TEST(ReplayProgram, PageableCopiesBlockTheHostPinnedOnesDoNot) {
@@ -78,9 +74,45 @@ TEST(ReplayProgram, PageableCopiesBlockTheHostPinnedOnesDoNot) {
   Event pinned = copy_event(Memcpy::HTOD, 1024, 0, 7, 0, 1);
   pinned.mutable_memcpy()->set_src_memory(MEMORY_KIND_PINNED);
   const ReplayProgram program = build_replay_program({pinned, pageable});
-  ASSERT_EQ(program.host_steps.size(), 3u);
-  EXPECT_EQ(program.host_steps[2].kind, HostStep::Kind::kWait);
-  EXPECT_EQ(program.host_steps[2].op, 1u);
+  EXPECT_TRUE(program.actions[0].waits.empty());
+  EXPECT_EQ(program.actions[1].waits, std::vector<std::size_t>{1});
+}
+
+TEST(ReplayProgram, SynchronousPinnedCopiesBlockTheHostAsynchronousOnesDoNot) {
+  Event sync_copy = copy_event(Memcpy::HTOD, 1024, 0, 7, 0, 1);
+  sync_copy.mutable_memcpy()->set_src_memory(MEMORY_KIND_PINNED);
+  sync_copy.mutable_memcpy()->set_asynchronous(false);
+  Event async_copy = sync_copy;
+  async_copy.mutable_memcpy()->set_asynchronous(true);
+  const ReplayProgram program = build_replay_program({async_copy, sync_copy});
+  EXPECT_TRUE(program.actions[0].waits.empty());
+  EXPECT_EQ(program.actions[1].waits, std::vector<std::size_t>{1});
+}
+
+Event stream_of_kind(std::uint32_t device, std::uint32_t stream, Stream::Kind kind) {
+  Event event;
+  event.mutable_stream()->set_device_id(device);
+  event.mutable_stream()->set_stream_id(stream);
+  event.mutable_stream()->set_kind(kind);
+  return event;
+}
+
+TEST(ReplayProgram, TheLegacyDefaultStreamSerializesWithBlockingStreamsNotWithNonBlockingOnes) {
+  const std::vector<Event> events{stream_of_kind(0, 7, Stream::LEGACY_DEFAULT),
+                                  stream_of_kind(0, 8, Stream::BLOCKING),
+                                  stream_of_kind(0, 9, Stream::NON_BLOCKING),
+                                  kernel_event(0, 8, "blocking_before", 0, 1),
+                                  kernel_event(0, 9, "non_blocking_before", 0, 1),
+                                  kernel_event(0, 7, "legacy", 0, 1),
+                                  kernel_event(0, 8, "blocking_after", 0, 1),
+                                  kernel_event(0, 9, "non_blocking_after", 0, 1),
+                                  kernel_event(1, 8, "other_device", 0, 1)};
+  const ReplayProgram program = build_replay_program(events);
+  ASSERT_EQ(program.ops.size(), 6u);
+  EXPECT_EQ(program.ops[2].waits_for, std::vector<std::size_t>{0});  // legacy waits for the blocking stream only
+  EXPECT_EQ(program.ops[3].waits_for, std::vector<std::size_t>{2});  // and the blocking stream then waits for it
+  EXPECT_TRUE(program.ops[4].waits_for.empty());
+  EXPECT_TRUE(program.ops[5].waits_for.empty());
 }
 
 }  // namespace

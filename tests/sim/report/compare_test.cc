@@ -147,5 +147,71 @@ TEST(Compare, TextListsTopNamesAndTotals) {
   EXPECT_THAT(text, HasSubstr("simulated trace"));
 }
 
+// A: 10 us of host work, then a 5 us kernel; B: the same with a 7 us kernel. The whole span error is the kernel's.
+Comparison host_gap_pair() {
+  return compare_traces(trace_file("a.wstrace", testing::host_gap_then_kernel(5'000), CAPTURE_MODE_TIMELINE),
+                        trace_file("b.wstrace", testing::host_gap_then_kernel(7'000), CAPTURE_MODE_SIMULATED));
+}
+
+TEST(Compare, SpanErrorIsAttributedToWhatRan) {
+  const Comparison c = host_gap_pair();
+  EXPECT_EQ(c.span_ns.a, 17'000u);  // from the first API call to the last: the host side counts
+  EXPECT_EQ(c.span_ns.b, 19'000u);
+  EXPECT_THAT(*c.span_error_pct, DoubleNear(2'000.0 / 17'000.0 * 100.0, 1e-9));
+  EXPECT_EQ(c.api_calls.a, 4u);
+  ASSERT_EQ(c.attribution.size(), 5u);
+  std::int64_t diff = 0;
+  std::uint64_t a = 0;
+  std::uint64_t b = 0;
+  for (const CategoryDiff& row : c.attribution) {
+    diff += row.diff_ns;
+    a += row.a_ns;
+    b += row.b_ns;
+  }
+  EXPECT_EQ(diff, 2'000);  // the categories add up to the spans and to their difference
+  EXPECT_EQ(a, c.span_ns.a);
+  EXPECT_EQ(b, c.span_ns.b);
+  EXPECT_EQ(c.attribution[0].category, "kernels");
+  EXPECT_EQ(c.attribution[0].diff_ns, 2'000);
+  EXPECT_EQ(c.attribution[3].category, "host");
+  EXPECT_EQ(c.attribution[3].a_ns, 10'000u);
+  EXPECT_EQ(c.attribution[3].diff_ns, 0);
+}
+
+TEST(Compare, JsonHasTheSpanErrorAndTheAttribution) {
+  const nlohmann::json json = comparison_to_json(host_gap_pair());
+  EXPECT_NEAR(json["span_error_pct"].get<double>(), 2'000.0 / 17'000.0 * 100.0, 1e-9);
+  EXPECT_EQ(json["span_ns"], (nlohmann::json{{"a", 17'000}, {"b", 19'000}}));
+  EXPECT_EQ(json["api_calls"], (nlohmann::json{{"a", 4}, {"b", 4}}));
+  ASSERT_EQ(json["attribution"].size(), 5u);
+  EXPECT_EQ(json["attribution"][0],
+            (nlohmann::json{{"category", "kernels"}, {"a_ns", 5'000}, {"b_ns", 7'000}, {"diff_ns", 2'000}}));
+  EXPECT_EQ(json["attribution"][2],
+            (nlohmann::json{{"category", "api"}, {"a_ns", 2'000}, {"b_ns", 2'000}, {"diff_ns", 0}}));
+  for (const char* key : {"matched", "mape_pct", "kernel_time_ns", "by_name", "kernels", "truncated"})
+    EXPECT_TRUE(json.contains(key)) << key;
+}
+
+TEST(Compare, TextStartsWithTheSpanThenItsAttribution) {
+  const std::string text = comparison_to_text(host_gap_pair());
+  EXPECT_EQ(text.rfind("span         A 17.0 us  B 19.0 us  B/A 1.118  error +11.8%\n", 0), 0u) << text;
+  const std::size_t table = text.find("span by activity");
+  const std::size_t kernels = text.find("  kernels               5.0 us        7.0 us       +2.0 us\n");
+  const std::size_t host = text.find("  host                 10.0 us       10.0 us          0 ns\n");
+  const std::size_t kernel_table = text.find("\nkernel ");
+  EXPECT_LT(table, kernels) << text;
+  EXPECT_LT(kernels, host) << text;
+  EXPECT_LT(host, kernel_table) << text;
+  EXPECT_NE(kernel_table, std::string::npos) << text;
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("no API calls")));
+}
+
+TEST(Compare, WithoutApiCallsTheAttributionSaysSo) {
+  const Comparison c = hand_made();
+  EXPECT_EQ(c.attribution[2].a_ns + c.attribution[3].a_ns + c.attribution[2].b_ns + c.attribution[3].b_ns, 0u);
+  EXPECT_EQ(c.attribution[4].a_ns, 1'400u - 600u);  // idle: between the kernels
+  EXPECT_THAT(comparison_to_text(c), HasSubstr("(no API calls in either trace: api and host are 0"));
+}
+
 }  // namespace
 }  // namespace warpsim
