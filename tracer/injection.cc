@@ -147,7 +147,7 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId i
 
 void at_exit() {
   const StepTimer timer("the final flush and close");
-  g_flusher->stop();
+  if (g_flusher) g_flusher->stop();
   flush_all();
   g_trace->close();
   std::fprintf(stderr, "warpsim tracer: %llu events written to %s\n",
@@ -219,9 +219,9 @@ bool start_tracing() {
   // CUPTI's own periodic flush hands over only full buffers; a default (not forced) flush from a thread of ours
   // also hands over partly filled ones whose records are complete, and never cuts a record in flight. Counters mode
   // flushes after each profiled launch instead (counters_mode.cc).
-  const bool timed_flush = g_config.mode == TraceMode::kTimeline || std::getenv("WARPSIM_DEBUG_TIMED_FLUSH");
-  g_flusher = new PeriodicFlusher(std::chrono::milliseconds(g_config.flush_period_ms),  // NOLINT: see g_trace
-                                  [timed_flush] { if (timed_flush) cuptiActivityFlushAll(0); });
+  if (g_config.mode == TraceMode::kTimeline)
+    g_flusher = new PeriodicFlusher(std::chrono::milliseconds(g_config.flush_period_ms),  // NOLINT: see g_trace
+                                    [] { cuptiActivityFlushAll(0); });
   route_nvtx_to_cupti();
   dump_topology_records(/*with_pcie=*/g_config.mode != TraceMode::kCounters);
   // API calls only in timeline mode: a counters run replays kernels inside the launch calls, so its calls' times

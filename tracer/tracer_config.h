@@ -6,7 +6,8 @@
 ///   WARPSIM_TRACE_ROOT_PID       set by `warpsim record`: the process whose output is the path as given; any other
 ///                                process (a child) writes PATH with ".<pid>" before the extension unless %p is used
 ///   WARPSIM_TRACE_MODE           timeline (default) | counters
-///   WARPSIM_TRACE_FLUSH_MS       how often CUPTI hands buffers over, so a killed app loses at most this (default 500)
+///   WARPSIM_TRACE_FLUSH_MS       timeline mode: how often CUPTI hands buffers over, so a killed app loses at most
+///                                this (default 500); counters mode flushes after each profiled kernel instead
 ///   WARPSIM_TRACE_CAPTURE_RANGE  none (default) | cudaProfilerApi: record only between cudaProfilerStart and Stop
 ///   WARPSIM_TRACE_METRICS        counters mode: core (default: instructions, memory traffic) | links (NVLink, PCIe)
 ///   WARPSIM_TRACE_KERNELS        counters mode: profile only kernels whose name matches this regex

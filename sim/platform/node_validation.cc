@@ -85,6 +85,9 @@ void check_host(const NodeSpec& node, IssueList& issues) {
   issues.positive(at.then("memory_bandwidth_gb_per_s"), node.host().memory_bandwidth_gb_per_s());
   issues.positive(at.then("pageable_copy_bandwidth_gb_per_s"), node.host().pageable_copy_bandwidth_gb_per_s());
   issues.non_negative(at.then("api_call_overhead_us"), node.host().api_call_overhead_us());
+  issues.non_negative(at.then("copy_to_device_fixed_ns"), node.host().copy_to_device_fixed_ns());
+  issues.non_negative(at.then("copy_to_host_fixed_ns"), node.host().copy_to_host_fixed_ns());
+  issues.non_negative(at.then("memset_fixed_ns"), node.host().memset_fixed_ns());
 }
 
 }  // namespace

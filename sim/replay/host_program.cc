@@ -96,7 +96,11 @@ std::vector<ThreadCalls> top_level_calls(const std::vector<Event>& events,
 class HostProgramBuilder {
  public:
   HostProgramBuilder(const std::vector<Event>& events, ReplayProgram& program, const HostOptions& options)
-      : events_(events), program_(program), options_(options) {}
+      : events_(events), program_(program), options_(options), previous_in_stream_(program.ops.size(), kNoOp) {
+    for (const ReplayStream& stream : program.streams) {
+      for (std::size_t i = 1; i < stream.ops.size(); ++i) previous_in_stream_[stream.ops[i]] = stream.ops[i - 1];
+    }
+  }
 
   HostSummary build() {
     threads_ = top_level_calls(events_, owner_);
@@ -184,15 +188,33 @@ class HostProgramBuilder {
       for (std::size_t member : issues) thread.steps.push_back({HostStep::Kind::kIssue, program_.actions[member].issues, member, 0});
     } else {
       ++summary_.blocking_calls;
+      const std::uint64_t before = setup_ns(api, issues);
+      compute(thread, before);
       for (std::size_t member : issues) thread.steps.push_back({HostStep::Kind::kIssue, program_.actions[member].issues, member, 0});
       std::uint64_t awaited_end = 0;
       for (std::size_t op : waits) {
         thread.steps.push_back({HostStep::Kind::kWait, op, call.event, 0});
         awaited_end = std::max(awaited_end, end_ns(events_[program_.ops[op].event]));
       }
-      compute(thread, api.end_ns() - std::clamp(awaited_end, api.start_ns(), api.end_ns()));
+      const std::uint64_t after = api.end_ns() - std::clamp(awaited_end, api.start_ns(), api.end_ns());
+      compute(thread, std::min(after, api.end_ns() - api.start_ns() - before));
     }
     thread.steps.push_back({HostStep::Kind::kCallEnd, kNoOp, call.event, 0});
+  }
+
+  // The host work of a blocking call before its GPU work could start (a synchronous copy pins or stages host
+  // memory first): from the later of the call's start and the recorded end of what the work queued behind on its
+  // stream, to the work's recorded start.
+  std::uint64_t setup_ns(const ApiCall& api, const std::vector<std::size_t>& issues) const {
+    std::uint64_t setup = 0;
+    for (std::size_t member : issues) {
+      const std::size_t op = program_.actions[member].issues;
+      std::uint64_t ready = api.start_ns();
+      if (previous_in_stream_[op] != kNoOp) ready = std::max(ready, end_ns(events_[program_.ops[previous_in_stream_[op]].event]));
+      const std::uint64_t start = start_ns(events_[member]);
+      if (start > ready) setup = std::max(setup, start - ready);
+    }
+    return std::min(setup, api.end_ns() - api.start_ns());
   }
 
   // Work no recorded call issued (e.g. outside a capture range): issued at once, in API order.
@@ -224,6 +246,7 @@ class HostProgramBuilder {
   const HostOptions& options_;
   std::vector<ThreadCalls> threads_;
   std::unordered_map<std::uint64_t, std::pair<std::size_t, std::size_t>> owner_;
+  std::vector<std::size_t> previous_in_stream_;  // per operation, the one before it on its stream
   std::vector<std::size_t> unattributed_;
   HostSummary summary_;
 };

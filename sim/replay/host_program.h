@@ -8,9 +8,10 @@
 //   the CPU were faster or slower);
 // - a call that does not block costs its recorded duration (the driver's CPU work), then issues its GPU work;
 // - a call that blocks (synchronizations, synchronous and pageable copies, cudaFree and the other implicitly
-//   synchronizing calls) issues its work, waits for what it waits for in the simulation, then costs the part of its
-//   recorded duration that was not spent waiting: from the later of its start and the recorded end of the awaited
-//   work, to its end (the wake-up and the call's own work after it);
+//   synchronizing calls) costs its recorded setup (from its start, or from when the work it queued behind ended,
+//   to its work's recorded start: a synchronous copy pins or stages host memory first), issues its work, waits for
+//   what it waits for in the simulation, then costs the part of its recorded duration after the awaited work's
+//   recorded end (the wake-up and the call's own work after it);
 // - driver calls made inside a runtime call (same thread, within it) belong to the runtime call.
 // Without API calls (older traces), one host thread issues every operation in API order, each after the platform's
 // `api_call_overhead_us`, and waits where CUDA blocks: the host's own time is unknown.

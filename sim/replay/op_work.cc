@@ -1,5 +1,7 @@
 #include "op_work.h"
 
+#include <algorithm>
+
 namespace warpsim::replay {
 namespace {
 
@@ -9,6 +11,19 @@ void add_transfer(OpWork& work, std::size_t from, std::size_t to, std::uint64_t 
 
 std::size_t host_side(const Topology& topology, MemoryKind memory) {
   return memory == MEMORY_KIND_PAGEABLE ? topology.host_pageable() : topology.host();
+}
+
+double route_latency_s(const Topology& topology, const Transfer& transfer) {
+  double latency_ns = 0;
+  for (const Hop& hop : topology.route(transfer.from, transfer.to)) latency_ns += topology.links()[hop.link].latency_ns;
+  return latency_ns * 1e-9;
+}
+
+// The fixed cost measured end to end (a 4-byte copy) holds the route's latency, which the transfer adds again.
+void add_fixed_cost(OpWork& work, const Topology& topology, double fixed_ns) {
+  double latency_s = 0;
+  for (const Transfer& transfer : work.transfers) latency_s = std::max(latency_s, route_latency_s(topology, transfer));
+  work.setup_s = std::max(0.0, fixed_ns * 1e-9 - latency_s);
 }
 
 }  // namespace
@@ -30,7 +45,7 @@ OpWork kernel_op_work(const models::KernelPrediction& prediction, const Topology
   return work;
 }
 
-OpWork memcpy_work(const Memcpy& copy, const Topology& topology) {
+OpWork memcpy_work(const Memcpy& copy, const Topology& topology, const platform::HostSpec& host) {
   OpWork work;
   const std::uint64_t bytes = copy.bytes();
   const std::uint32_t src = copy.has_src_device_id() ? copy.src_device_id() : copy.device_id();
@@ -49,11 +64,14 @@ OpWork memcpy_work(const Memcpy& copy, const Topology& topology) {
       break;
     default: break;
   }
+  if (copy.kind() == Memcpy::HTOD) add_fixed_cost(work, topology, host.copy_to_device_fixed_ns());
+  if (copy.kind() == Memcpy::DTOH) add_fixed_cost(work, topology, host.copy_to_host_fixed_ns());
   return work;
 }
 
-OpWork memset_work(const Memset& memset, const Topology& topology) {
+OpWork memset_work(const Memset& memset, const Topology& topology, const platform::HostSpec& host) {
   OpWork work;
+  work.setup_s = host.memset_fixed_ns() * 1e-9;
   add_transfer(work, topology.gpu_sm(memset.device_id()), topology.gpu_memory(memset.device_id()),
                memset.bytes());
   return work;

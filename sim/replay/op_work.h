@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernel_model.h"
+#include "platform.pb.h"
 #include "topology.h"
 #include "trace.pb.h"
 
@@ -32,10 +33,11 @@ OpWork kernel_op_work(const models::KernelPrediction& prediction, const Topology
                    const std::vector<std::uint32_t>& peers);
 
 /// A copy along its route: host (pinned or pageable), a GPU's memory, or two GPUs' memories. A copy within one GPU
-/// reads and writes its DRAM, so it moves twice its bytes there.
-OpWork memcpy_work(const Memcpy& copy, const Topology& topology);
+/// reads and writes its DRAM, so it moves twice its bytes there. A copy between host and GPU first pays the host's
+/// measured fixed cost of a copy in that direction, less the latency its route already adds.
+OpWork memcpy_work(const Memcpy& copy, const Topology& topology, const platform::HostSpec& host);
 
-/// A memset writes its bytes into the GPU's DRAM.
-OpWork memset_work(const Memset& memset, const Topology& topology);
+/// A memset pays the host's measured fixed cost of a memset, then writes its bytes into the GPU's DRAM.
+OpWork memset_work(const Memset& memset, const Topology& topology, const platform::HostSpec& host);
 
 }  // namespace warpsim::replay

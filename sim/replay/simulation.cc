@@ -150,11 +150,11 @@ class Simulation {
 
   OpWork op_work(const Event& event) {
     if (event.has_memcpy()) {
-      OpWork work = memcpy_work(event.memcpy(), topology_);
+      OpWork work = memcpy_work(event.memcpy(), topology_, platform_.node.host());
       work.copy_engine = engines_.engine_of(event.memcpy());
       return work;
     }
-    if (event.has_memset()) return memset_work(event.memset(), topology_);
+    if (event.has_memset()) return memset_work(event.memset(), topology_, platform_.node.host());
     const KernelLaunch& launch = event.kernel();
     const platform::GpuSpec& gpu = platform_.gpus[launch.device_id()];
     ++result_.kernels;

@@ -164,5 +164,70 @@ TEST(TraceSink, KernelHookSeesEveryKernel) {
   EXPECT_EQ(read_events(path).at(0).kernel().counters().warp_instructions().total(), 42u);
 }
 
+ApiActivity api_call(std::uint32_t thread, std::uint32_t correlation, std::uint64_t start) {
+  ApiActivity a;
+  a.name = "cudaLaunchKernel_v7000";
+  a.callback_id = 211;
+  a.start = start;
+  a.end = start + 5;
+  a.process_id = 100;
+  a.thread_id = thread;
+  a.correlation_id = correlation;
+  return a;
+}
+
+TEST(TraceSink, ApiCallsComeWithTheirThreadNamedOnceAndStreamsWithTheirKind) {
+  const auto path = (testing::fresh_temp_dir() / "t.wstrace").string();
+  Captured log;
+  TraceSink sink(path, base_header(), log.sink());
+  std::vector<std::uint64_t> asked;
+  sink.set_thread_namer([&asked](std::uint32_t, std::uint64_t tid) -> std::optional<std::string> {
+    asked.push_back(tid);
+    if (tid == 2) return std::nullopt;  // ended before the tracer asked
+    return "worker-" + std::to_string(tid);
+  });
+  sink.note_context(1, 0);
+  StreamActivity legacy;
+  legacy.context_id = 1;
+  legacy.stream_id = 7;
+  legacy.flag = 3;  // CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL
+  StreamActivity unknown = legacy;
+  unknown.flag = 0;
+  sink.consume({device(0), api_call(1, 10, 100), api_call(2, 11, 110), api_call(1, 12, 120), legacy, unknown});
+  sink.close();
+
+  std::vector<Event> events = read_events(path);
+  ASSERT_EQ(events.size(), 6u);  // 2 threads, 3 calls, 1 stream (the unknown kind is skipped)
+  EXPECT_EQ(asked, (std::vector<std::uint64_t>{1, 2}));
+  EXPECT_TRUE(events[0].has_host_thread());
+  EXPECT_EQ(events[0].host_thread().name(), "worker-1");
+  EXPECT_EQ(events[1].api_call().correlation_id(), 10u);
+  EXPECT_EQ(events[1].api_call().domain(), ApiCall::RUNTIME);
+  EXPECT_EQ(events[1].api_call().thread_id(), 1u);
+  EXPECT_FALSE(events[2].host_thread().has_name());
+  EXPECT_EQ(events[5].stream().kind(), Stream::LEGACY_DEFAULT);
+  EXPECT_EQ(events[5].stream().device_id(), 0u);
+  EXPECT_EQ(sink.records_skipped(), 1u);
+}
+
+TEST(TraceSink, CopiesAndMemsetsKeepWhetherAnAsyncCallIssuedThem) {
+  const auto path = (testing::fresh_temp_dir() / "t.wstrace").string();
+  Captured log;
+  TraceSink sink(path, base_header(), log.sink());
+  CopyActivity copy;
+  copy.copy_kind = 1;  // HtoD
+  copy.bytes = 4;
+  copy.asynchronous = true;
+  MemsetActivity memset;
+  memset.bytes = 4;
+  sink.consume({device(0), copy, memset});
+  sink.close();
+  const std::vector<Event> events = read_events(path);
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_TRUE(events[0].memcpy().asynchronous());
+  ASSERT_TRUE(events[1].memset().has_asynchronous());
+  EXPECT_FALSE(events[1].memset().asynchronous());
+}
+
 }  // namespace
 }  // namespace warpsim::tracer
