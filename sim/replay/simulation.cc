@@ -42,8 +42,15 @@ void check_devices(const SourceTrace& trace, const std::vector<Event>& events, c
   }
 }
 
-// A kernel recorded without counters takes those of an identical launch (same name, grid and block) that has them:
-// timeline traces whose counters run profiled only some launches (--kernels, --launch-count).
+// Whether a kernel has the core counters (instruction mix, memory traffic) the models need; a merge can leave a
+// kernel with only another group's (links, tensor) when its core counters run chose other kernels there.
+bool has_core_counters(const KernelLaunch& k) {
+  return k.has_counters() && k.counters().has_warp_instructions() && k.counters().warp_instructions().has_total();
+}
+
+// A kernel recorded without core counters takes those of an identical launch (same name, grid and block) that has
+// them, keeping any counters of its own on top; with none to borrow, it is left without counters. Timeline traces whose counters run profiled only some launches
+// (--kernels, --launch-count) or chose other kernels for some launches (cuFFT).
 std::size_t borrow_counters(std::vector<Event>& events) {
   using Key = std::tuple<std::string, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>;
   auto key_of = [](const KernelLaunch& k) {
@@ -51,14 +58,18 @@ std::size_t borrow_counters(std::vector<Event>& events) {
   };
   std::map<Key, const KernelCounters*> known;
   for (const Event& event : events) {
-    if (event.has_kernel() && event.kernel().has_counters()) known.try_emplace(key_of(event.kernel()), &event.kernel().counters());
+    if (event.has_kernel() && has_core_counters(event.kernel())) known.try_emplace(key_of(event.kernel()), &event.kernel().counters());
   }
   std::size_t borrowed = 0;
   for (Event& event : events) {
-    if (!event.has_kernel() || event.kernel().has_counters()) continue;
+    if (!event.has_kernel() || has_core_counters(event.kernel())) continue;
     if (auto it = known.find(key_of(event.kernel())); it != known.end()) {
-      *event.mutable_kernel()->mutable_counters() = *it->second;
+      KernelCounters counters = *it->second;
+      counters.MergeFrom(event.kernel().counters());
+      *event.mutable_kernel()->mutable_counters() = std::move(counters);
       ++borrowed;
+    } else {
+      event.mutable_kernel()->clear_counters();  // another group alone says too little: estimate from the launch
     }
   }
   return borrowed;
