@@ -1,8 +1,10 @@
 // `warpsim simulate` as users run it: each run is its own process, as SimGrid needs.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <vector>
 
@@ -38,6 +40,9 @@ TEST(SimulateCli, SimulatesTheSampleOnTwoNvlinkedH200) {
   EXPECT_EQ(reader.header().mode(), CAPTURE_MODE_SIMULATED);
   EXPECT_EQ(reader.header().simulation().model(), "wave-pipes");
   EXPECT_FALSE(reader.header().simulation().reuses_recorded_kernel_times());
+  // The sample has no API calls (like traces recorded before the tracer kept them): it says host time is unknown.
+  EXPECT_THAT(result.err, HasSubstr("host time is unknown"));
+  EXPECT_FALSE(reader.header().simulation().host_time_recorded());
   const auto durations = kernel_durations(out);
   EXPECT_EQ(durations.size(), kernel_durations(data("sample.wstrace")).size());
   for (std::uint64_t d : durations) EXPECT_GT(d, 0u);
@@ -107,6 +112,20 @@ TEST(SimulateCli, RealH100TraceRunsOnItsOwnNodeAndOnAnH200) {
     EXPECT_EQ(result.exit_status, 0) << node << ": " << result.err;
     EXPECT_THAT(result.out, HasSubstr("kernels "));
   }
+}
+
+TEST(SimulateCli, AShippedTraceWithApiCallsReplaysItsHostAndLastsAsLongAsRecorded) {
+  const auto out = testing::fresh_temp_dir() / "sim.wstrace";
+  const std::string real = shipped_trace("H100-80GB-HBM3/matmul.timeline.wstrace");
+  const CommandResult result =
+      run_warpsim("simulate " + real + " -p h100-pcie --reuse-kernel-times --host-scale 1 -o " + out.string());
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("host: 1 thread(s)"));
+  EXPECT_THAT(result.err, ::testing::Not(HasSubstr("host time is unknown")));
+  const CommandResult compared = run_warpsim("compare --json " + real + " " + out.string());
+  ASSERT_EQ(compared.exit_status, 0) << compared.err;
+  const double span_error = nlohmann::json::parse(compared.out).at("span_error_pct").get<double>();
+  EXPECT_LT(std::abs(span_error), 5.0);  // 0.2 of the recorded span before the host was replayed
 }
 
 }  // namespace
