@@ -29,8 +29,8 @@ struct ThreadCalls {
 // Calls CUDA documents as synchronizing the device although no synchronization record says so.
 bool implicitly_synchronizing(const std::string& name) {
   static constexpr std::array<std::string_view, 9> kNames = {
-      "cudaFree",     "cudaFreeHost",  "cudaFreeArray", "cudaFreeMipmappedArray", "cudaDeviceReset",
-      "cuMemFree",    "cuMemFreeHost", "cuArrayDestroy", "cuMipmappedArrayDestroy"};
+      "cudaFree",  "cudaFreeHost",  "cudaFreeArray",  "cudaFreeMipmappedArray", "cudaDeviceReset",
+      "cuMemFree", "cuMemFreeHost", "cuArrayDestroy", "cuMipmappedArrayDestroy"};
   const std::string base = api_base_name(name);
   return std::find(kNames.begin(), kNames.end(), base) != kNames.end();
 }
@@ -65,11 +65,12 @@ double seconds(std::uint64_t ns) { return static_cast<double>(ns) * 1e-9; }
 
 // Each thread's top-level calls; a call within the previous top-level call of its thread is nested in it.
 // `owner` maps every call's correlation id (nested ones too) to (thread, top-level call).
-std::vector<ThreadCalls> top_level_calls(const std::vector<Event>& events,
-                                         std::unordered_map<std::uint64_t, std::pair<std::size_t, std::size_t>>& owner) {
+std::vector<ThreadCalls> top_level_calls(
+    const std::vector<Event>& events, std::unordered_map<std::uint64_t, std::pair<std::size_t, std::size_t>>& owner) {
   std::map<ThreadKey, std::vector<std::size_t>> by_thread;
   for (std::size_t i = 0; i < events.size(); ++i) {
-    if (events[i].has_api_call()) by_thread[{events[i].api_call().process_id(), events[i].api_call().thread_id()}].push_back(i);
+    if (events[i].has_api_call())
+      by_thread[{events[i].api_call().process_id(), events[i].api_call().thread_id()}].push_back(i);
   }
   std::vector<ThreadCalls> threads;
   for (auto& [key, calls] : by_thread) {
@@ -81,7 +82,8 @@ std::vector<ThreadCalls> top_level_calls(const std::vector<Event>& events,
     ThreadCalls thread{key, {}};
     for (std::size_t i : calls) {
       const ApiCall& call = events[i].api_call();
-      const bool nested = !thread.calls.empty() && call.start_ns() < events[thread.calls.back().event].api_call().end_ns() &&
+      const bool nested = !thread.calls.empty() &&
+                          call.start_ns() < events[thread.calls.back().event].api_call().end_ns() &&
                           call.end_ns() <= events[thread.calls.back().event].api_call().end_ns();
       if (!nested) thread.calls.push_back({i, {}, {}, false});
       TopCall& top = thread.calls.back();
@@ -139,7 +141,8 @@ class HostProgramBuilder {
       if (const std::size_t op = program_.actions[i].issues; op != kNoOp) {
         const std::size_t stream = program_.ops[op].stream;
         last_op[stream] = op;
-        if (owner != owner_.end()) current_device[threads_[owner->second.first].key] = program_.streams[stream].device_id;
+        if (owner != owner_.end())
+          current_device[threads_[owner->second.first].key] = program_.streams[stream].device_id;
       }
     }
   }
@@ -172,7 +175,8 @@ class HostProgramBuilder {
   }
 
   void compute(HostThreadProgram& thread, std::uint64_t recorded_ns) {
-    if (recorded_ns > 0) thread.steps.push_back({HostStep::Kind::kCompute, kNoOp, kNoOp, seconds(recorded_ns) * options_.host_scale});
+    if (recorded_ns > 0)
+      thread.steps.push_back({HostStep::Kind::kCompute, kNoOp, kNoOp, seconds(recorded_ns) * options_.host_scale});
   }
 
   void add_call(HostThreadProgram& thread, const TopCall& call) {
@@ -185,12 +189,14 @@ class HostProgramBuilder {
     thread.steps.push_back({HostStep::Kind::kCallStart, kNoOp, call.event, 0});
     if (waits.empty()) {
       compute(thread, api.end_ns() - api.start_ns());
-      for (std::size_t member : issues) thread.steps.push_back({HostStep::Kind::kIssue, program_.actions[member].issues, member, 0});
+      for (std::size_t member : issues)
+        thread.steps.push_back({HostStep::Kind::kIssue, program_.actions[member].issues, member, 0});
     } else {
       ++summary_.blocking_calls;
       const std::uint64_t before = setup_ns(api, issues);
       compute(thread, before);
-      for (std::size_t member : issues) thread.steps.push_back({HostStep::Kind::kIssue, program_.actions[member].issues, member, 0});
+      for (std::size_t member : issues)
+        thread.steps.push_back({HostStep::Kind::kIssue, program_.actions[member].issues, member, 0});
       std::uint64_t awaited_end = 0;
       for (std::size_t op : waits) {
         thread.steps.push_back({HostStep::Kind::kWait, op, call.event, 0});
@@ -210,7 +216,8 @@ class HostProgramBuilder {
     for (std::size_t member : issues) {
       const std::size_t op = program_.actions[member].issues;
       std::uint64_t ready = api.start_ns();
-      if (previous_in_stream_[op] != kNoOp) ready = std::max(ready, end_ns(events_[program_.ops[previous_in_stream_[op]].event]));
+      if (previous_in_stream_[op] != kNoOp)
+        ready = std::max(ready, end_ns(events_[program_.ops[previous_in_stream_[op]].event]));
       const std::uint64_t start = start_ns(events_[member]);
       if (start > ready) setup = std::max(setup, start - ready);
     }

@@ -31,9 +31,9 @@ struct HostOptions {
 };
 
 struct HostSummary {
-  bool from_api_calls = false;       // false: the trace has no API calls, host time is unknown
+  bool from_api_calls = false;  // false: the trace has no API calls, host time is unknown
   std::size_t threads = 0;
-  std::size_t api_calls = 0;         // top-level calls replayed
+  std::size_t api_calls = 0;  // top-level calls replayed
   std::size_t blocking_calls = 0;
   std::size_t unattributed_events = 0;  // GPU work or waits no recorded API call issued (issued at once, in order)
 };

@@ -28,7 +28,8 @@ TEST(BorrowCounters, AKernelWithOnlyTensorCountersBorrowsTheCoreOnesAndKeepsItsO
   const Event alone = with_tensor_ops_only(kernel_event(0, 7, "fft", 3'000'000, 1000));
   SourceTrace trace{"synthetic", warpsim::testing::two_gpu_header(), {full, partial, alone}};
   const auto model = models::make_model("roofline");
-  const SimulationResult result = simulate(trace, platform::load_platform("h100-pcie"), model.get(), SimulationOptions{});
+  const SimulationResult result =
+      simulate(trace, platform::load_platform("h100-pcie"), model.get(), SimulationOptions{});
   EXPECT_EQ(result.counters_borrowed, 1u);
   EXPECT_EQ(result.kernels_without_counters, 1u);  // "fft": nothing to borrow, its tensor counters alone say too little
   const KernelLaunch& borrowed = result.events[1].kernel();

@@ -45,10 +45,22 @@ Event with_correlation(Event event, std::uint64_t id) {
 constexpr std::uint64_t kClock = 1'000'000'000;
 
 void shift(Event& e, std::uint64_t by) {
-  if (e.has_kernel()) { e.mutable_kernel()->set_start_ns(e.kernel().start_ns() + by); e.mutable_kernel()->set_end_ns(e.kernel().end_ns() + by); }
-  if (e.has_memcpy()) { e.mutable_memcpy()->set_start_ns(e.memcpy().start_ns() + by); e.mutable_memcpy()->set_end_ns(e.memcpy().end_ns() + by); }
-  if (e.has_sync()) { e.mutable_sync()->set_start_ns(e.sync().start_ns() + by); e.mutable_sync()->set_end_ns(e.sync().end_ns() + by); }
-  if (e.has_api_call()) { e.mutable_api_call()->set_start_ns(e.api_call().start_ns() + by); e.mutable_api_call()->set_end_ns(e.api_call().end_ns() + by); }
+  if (e.has_kernel()) {
+    e.mutable_kernel()->set_start_ns(e.kernel().start_ns() + by);
+    e.mutable_kernel()->set_end_ns(e.kernel().end_ns() + by);
+  }
+  if (e.has_memcpy()) {
+    e.mutable_memcpy()->set_start_ns(e.memcpy().start_ns() + by);
+    e.mutable_memcpy()->set_end_ns(e.memcpy().end_ns() + by);
+  }
+  if (e.has_sync()) {
+    e.mutable_sync()->set_start_ns(e.sync().start_ns() + by);
+    e.mutable_sync()->set_end_ns(e.sync().end_ns() + by);
+  }
+  if (e.has_api_call()) {
+    e.mutable_api_call()->set_start_ns(e.api_call().start_ns() + by);
+    e.mutable_api_call()->set_end_ns(e.api_call().end_ns() + by);
+  }
 }
 
 SimulationResult run(std::vector<Event> events, std::uint32_t gpus = 1, double host_scale = 1) {
@@ -148,24 +160,23 @@ TEST(HostReplay, ASynchronousCopyReturnsOnlyWhenTheCopyEnds) {
 }
 
 TEST(HostReplay, CudaFreeWaitsForTheWorkOfItsThreadsDevice) {
-  const std::vector<Event> events{
-      api_call(11, "cudaLaunchKernel_v7000", 0, 5 * kUs, 1),
-      with_correlation(kernel_event(0, 7, "long", 10 * kUs, 1000 * kUs), 1),
-      api_call(11, "cudaFree_v3020", 6 * kUs, 1015 * kUs, 2)};
+  const std::vector<Event> events{api_call(11, "cudaLaunchKernel_v7000", 0, 5 * kUs, 1),
+                                  with_correlation(kernel_event(0, 7, "long", 10 * kUs, 1000 * kUs), 1),
+                                  api_call(11, "cudaFree_v3020", 6 * kUs, 1015 * kUs, 2)};
   const SimulationResult result = run(events);
   const double kernel_end = static_cast<double>(find(result, Event::kKernel, 1).kernel().end_ns()) / kUs;
   EXPECT_NEAR(call_end_us(result, 2), kernel_end + 5, 1e-3);  // the 5 us after the kernel, as recorded
 }
 
 TEST(HostReplay, TwoHostThreadsInterleaveAsRecorded) {
-  const std::vector<Event> events{
-      api_call(11, "cudaLaunchKernel_v7000", 0, 5 * kUs, 1), with_correlation(kernel_event(0, 7, "a1", 6 * kUs, 1 * kUs), 1),
-      api_call(12, "cudaLaunchKernel_v7000", 50 * kUs, 55 * kUs, 2),
-      with_correlation(kernel_event(0, 8, "b1", 56 * kUs, 1 * kUs), 2),
-      api_call(11, "cudaLaunchKernel_v7000", 100 * kUs, 105 * kUs, 3),
-      with_correlation(kernel_event(0, 7, "a2", 106 * kUs, 1 * kUs), 3),
-      api_call(12, "cudaLaunchKernel_v7000", 150 * kUs, 155 * kUs, 4),
-      with_correlation(kernel_event(0, 8, "b2", 156 * kUs, 1 * kUs), 4)};
+  const std::vector<Event> events{api_call(11, "cudaLaunchKernel_v7000", 0, 5 * kUs, 1),
+                                  with_correlation(kernel_event(0, 7, "a1", 6 * kUs, 1 * kUs), 1),
+                                  api_call(12, "cudaLaunchKernel_v7000", 50 * kUs, 55 * kUs, 2),
+                                  with_correlation(kernel_event(0, 8, "b1", 56 * kUs, 1 * kUs), 2),
+                                  api_call(11, "cudaLaunchKernel_v7000", 100 * kUs, 105 * kUs, 3),
+                                  with_correlation(kernel_event(0, 7, "a2", 106 * kUs, 1 * kUs), 3),
+                                  api_call(12, "cudaLaunchKernel_v7000", 150 * kUs, 155 * kUs, 4),
+                                  with_correlation(kernel_event(0, 8, "b2", 156 * kUs, 1 * kUs), 4)};
   const SimulationResult result = run(events);
   EXPECT_EQ(result.host.threads, 2u);
   EXPECT_NEAR(call_start_us(result, 1), 0, 1e-3);
