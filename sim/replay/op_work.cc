@@ -9,8 +9,12 @@ void add_transfer(OpWork& work, std::size_t from, std::size_t to, std::uint64_t 
   if (bytes > 0) work.transfers.push_back({from, to, bytes});
 }
 
-std::size_t host_side(const Topology& topology, MemoryKind memory) {
+std::size_t host_source(const Topology& topology, MemoryKind memory) {
   return memory == MEMORY_KIND_PAGEABLE ? topology.host_pageable() : topology.host();
+}
+
+std::size_t host_destination(const Topology& topology, MemoryKind memory) {
+  return memory == MEMORY_KIND_PAGEABLE ? topology.host_pageable_destination() : topology.host();
 }
 
 double route_latency_s(const Topology& topology, const Transfer& transfer) {
@@ -51,8 +55,8 @@ OpWork memcpy_work(const Memcpy& copy, const Topology& topology, const platform:
   const std::uint32_t src = copy.has_src_device_id() ? copy.src_device_id() : copy.device_id();
   const std::uint32_t dst = copy.has_dst_device_id() ? copy.dst_device_id() : copy.device_id();
   switch (copy.kind()) {
-    case Memcpy::HTOD: add_transfer(work, host_side(topology, copy.src_memory()), topology.gpu_memory(dst), bytes); break;
-    case Memcpy::DTOH: add_transfer(work, topology.gpu_memory(src), host_side(topology, copy.dst_memory()), bytes); break;
+    case Memcpy::HTOD: add_transfer(work, host_source(topology, copy.src_memory()), topology.gpu_memory(dst), bytes); break;
+    case Memcpy::DTOH: add_transfer(work, topology.gpu_memory(src), host_destination(topology, copy.dst_memory()), bytes); break;
     case Memcpy::HTOH: add_transfer(work, topology.host_pageable(), topology.host(), bytes); break;
     case Memcpy::DTOD:
     case Memcpy::PTOP:

@@ -43,8 +43,14 @@ void Topology::add_gpu(std::uint32_t gpu, const platform::GpuSpec& spec) {
 void Topology::add_host(const platform::HostSpec& host) {
   host_ = add_vertex("host", VertexKind::kHost);
   host_pageable_ = add_vertex("host.pageable", VertexKind::kHostPageable);
-  // Pageable copies are staged by the driver through a pinned buffer: that staging caps them.
-  add_link({"host.staging", host_pageable_, host_, host.pageable_copy_bandwidth_gb_per_s(), 0, LinkSharing::kShared});
+  host_pageable_destination_ = add_vertex("host.pageable.in", VertexKind::kHostPageable);
+  // Pageable copies are staged by the driver through a pinned buffer: that staging caps them, at a rate of its own
+  // in each direction where the node has one.
+  auto rate = [&host](double direction) { return direction > 0 ? direction : host.pageable_copy_bandwidth_gb_per_s(); };
+  add_link({"host.staging", host_pageable_, host_, rate(host.pageable_copy_to_device_gb_per_s()), 0,
+            LinkSharing::kShared});
+  add_link({"host.staging.in", host_, host_pageable_destination_, rate(host.pageable_copy_to_host_gb_per_s()), 0,
+            LinkSharing::kShared});
 }
 
 void Topology::add_pcie(const platform::NodeSpec& node) {

@@ -47,7 +47,9 @@ class Topology {
   static Topology from_platform(const platform::Platform& platform);
 
   std::size_t host() const { return host_; }
+  /// Pageable host memory as the source of a copy (staged to the device) and as its destination (staged back).
   std::size_t host_pageable() const { return host_pageable_; }
+  std::size_t host_pageable_destination() const { return host_pageable_destination_; }
   std::size_t gpu_memory(std::uint32_t gpu) const { return gpu_vertices_.at(gpu).memory; }
   std::size_t gpu_sm(std::uint32_t gpu) const { return gpu_vertices_.at(gpu).sm; }
   std::size_t gpu_l2(std::uint32_t gpu) const { return gpu_vertices_.at(gpu).l2; }
@@ -81,7 +83,7 @@ class Topology {
   std::vector<TopologyLink> links_;
   std::vector<std::vector<std::size_t>> links_at_;  // per vertex: its links
   std::vector<GpuVertices> gpu_vertices_;
-  std::size_t host_ = 0, host_pageable_ = 0;
+  std::size_t host_ = 0, host_pageable_ = 0, host_pageable_destination_ = 0;
 };
 
 }  // namespace warpsim::replay
