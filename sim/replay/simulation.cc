@@ -49,8 +49,8 @@ bool has_core_counters(const KernelLaunch& k) {
 }
 
 // A kernel recorded without core counters takes those of an identical launch (same name, grid and block) that has
-// them, keeping any counters of its own on top; with none to borrow, it is left without counters. Timeline traces whose counters run profiled only some launches
-// (--kernels, --launch-count) or chose other kernels for some launches (cuFFT).
+// them, keeping any counters of its own on top; with none to borrow, it is left without counters. Timeline traces
+// whose counters run profiled only some launches (--kernels, --launch-count) or chose other kernels (cuFFT) need it.
 std::size_t borrow_counters(std::vector<Event>& events) {
   using Key = std::tuple<std::string, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>;
   auto key_of = [](const KernelLaunch& k) {
