@@ -11,6 +11,19 @@
 
 namespace ws {
 
+/// A CUDA event (timing enabled, no blocking sync) destroyed on scope exit.
+class Event {
+ public:
+  Event() { WS_CHECK(cudaEventCreate(&event_)); }
+  ~Event() { cudaEventDestroy(event_); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_{};
+};
+
 /// Makes `device` current for one scope and restores the previous device afterwards.
 class ScopedDevice {
  public:

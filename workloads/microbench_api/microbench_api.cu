@@ -8,6 +8,7 @@
 // Prints one `api <name> <n> <median_us> <p10_us> <p90_us> <min_us> <max_us>` row per measurement, `info` lines and
 // one `check` line; exits 0 (2 on a CUDA error or a bad argument, 1 if a copy returned a wrong value).
 
+#include "gpu_resources.h"
 #include "workload.h"
 
 #include <nvtx3/nvToolsExt.h>
@@ -234,18 +235,7 @@ const char* schedule_name(unsigned flags) {
   }
 }
 
-/// A CUDA event destroyed on scope exit (timing enabled, no blocking sync).
-class Event {
- public:
-  Event() { WS_CHECK(cudaEventCreate(&event_)); }
-  ~Event() { cudaEventDestroy(event_); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  cudaEvent_t get() const { return event_; }
-
- private:
-  cudaEvent_t event_{};
-};
+using ws::Event;
 
 /// A non-blocking created stream, destroyed on scope exit.
 class Stream {

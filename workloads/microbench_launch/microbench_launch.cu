@@ -7,6 +7,7 @@
 //   --mode back-to-back: --count launches of one configuration (--threads, --blocks) with no synchronization in
 //       between; reports the total time over the count. Also the workload that measures the tracer's overhead.
 
+#include "gpu_resources.h"
 #include "workload.h"
 
 #include <chrono>
@@ -112,18 +113,7 @@ int run_sweep(const std::vector<int>& threads_list, const std::vector<int>& bloc
   return ws::report_check(kWorkload, failures.count == 0, detail);
 }
 
-/// A CUDA event that is destroyed on scope exit.
-class Event {
- public:
-  Event() { WS_CHECK(cudaEventCreate(&event_)); }
-  ~Event() { cudaEventDestroy(event_); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  cudaEvent_t get() const { return event_; }
-
- private:
-  cudaEvent_t event_{};
-};
+using ws::Event;
 
 int run_back_to_back(int threads, int blocks, int count) {
   Failures failures;
