@@ -35,32 +35,6 @@ bool implicitly_synchronizing(const std::string& name) {
   return std::find(kNames.begin(), kNames.end(), base) != kNames.end();
 }
 
-std::uint64_t start_ns(const Event& e) {
-  if (e.has_kernel()) return e.kernel().start_ns();
-  if (e.has_memcpy()) return e.memcpy().start_ns();
-  if (e.has_memset()) return e.memset().start_ns();
-  if (e.has_sync()) return e.sync().start_ns();
-  if (e.has_api_call()) return e.api_call().start_ns();
-  return 0;
-}
-
-std::uint64_t end_ns(const Event& e) {
-  if (e.has_kernel()) return e.kernel().end_ns();
-  if (e.has_memcpy()) return e.memcpy().end_ns();
-  if (e.has_memset()) return e.memset().end_ns();
-  if (e.has_sync()) return e.sync().end_ns();
-  if (e.has_api_call()) return e.api_call().end_ns();
-  return 0;
-}
-
-std::uint64_t correlation_of(const Event& e) {
-  if (e.has_kernel()) return e.kernel().correlation_id();
-  if (e.has_memcpy()) return e.memcpy().correlation_id();
-  if (e.has_memset()) return e.memset().correlation_id();
-  if (e.has_sync()) return e.sync().correlation_id();
-  return 0;
-}
-
 double seconds(std::uint64_t ns) { return static_cast<double>(ns) * 1e-9; }
 
 // Each thread's top-level calls; a call within the previous top-level call of its thread is nested in it.
@@ -200,7 +174,7 @@ class HostProgramBuilder {
       std::uint64_t awaited_end = 0;
       for (std::size_t op : waits) {
         thread.steps.push_back({HostStep::Kind::kWait, op, call.event, 0});
-        awaited_end = std::max(awaited_end, end_ns(events_[program_.ops[op].event]));
+        awaited_end = std::max(awaited_end, end_of(events_[program_.ops[op].event]));
       }
       const std::uint64_t after = api.end_ns() - std::clamp(awaited_end, api.start_ns(), api.end_ns());
       compute(thread, std::min(after, api.end_ns() - api.start_ns() - before));
@@ -217,8 +191,8 @@ class HostProgramBuilder {
       const std::size_t op = program_.actions[member].issues;
       std::uint64_t ready = api.start_ns();
       if (previous_in_stream_[op] != kNoOp)
-        ready = std::max(ready, end_ns(events_[program_.ops[previous_in_stream_[op]].event]));
-      const std::uint64_t start = start_ns(events_[member]);
+        ready = std::max(ready, end_of(events_[program_.ops[previous_in_stream_[op]].event]));
+      const std::uint64_t start = start_of(events_[member]);
       if (start > ready) setup = std::max(setup, start - ready);
     }
     return std::min(setup, api.end_ns() - api.start_ns());
@@ -271,7 +245,7 @@ std::string api_base_name(const std::string& name) {
 std::uint64_t recording_start_ns(const std::vector<Event>& events) {
   std::uint64_t first = UINT64_MAX;
   for (const Event& event : events) {
-    const std::uint64_t start = start_ns(event);
+    const std::uint64_t start = start_of(event);
     if (start > 0 && !event.has_sync()) first = std::min(first, start);
   }
   return first == UINT64_MAX ? 0 : first;

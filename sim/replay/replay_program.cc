@@ -9,30 +9,6 @@
 namespace warpsim::replay {
 namespace {
 
-std::uint64_t correlation_of(const Event& event) {
-  switch (event.kind_case()) {
-    case Event::kKernel: return event.kernel().correlation_id();
-    case Event::kMemcpy: return event.memcpy().correlation_id();
-    case Event::kMemset: return event.memset().correlation_id();
-    case Event::kSync: return event.sync().correlation_id();
-    case Event::kApiCall: return event.api_call().correlation_id();
-    case Event::kStream: return event.stream().correlation_id();
-    default: return 0;
-  }
-}
-
-std::uint64_t start_of(const Event& event) {
-  switch (event.kind_case()) {
-    case Event::kKernel: return event.kernel().start_ns();
-    case Event::kMemcpy: return event.memcpy().start_ns();
-    case Event::kMemset: return event.memset().start_ns();
-    case Event::kSync: return event.sync().start_ns();
-    case Event::kMarker: return event.marker().start_ns();
-    case Event::kApiCall: return event.api_call().start_ns();
-    default: return 0;
-  }
-}
-
 std::optional<std::pair<std::uint32_t, std::uint32_t>> stream_of(const Event& event) {
   switch (event.kind_case()) {
     case Event::kKernel: return std::pair{event.kernel().device_id(), event.kernel().stream_id()};
@@ -164,6 +140,42 @@ class ProgramBuilder {
 };
 
 }  // namespace
+
+std::uint64_t correlation_of(const Event& event) {
+  switch (event.kind_case()) {
+    case Event::kKernel: return event.kernel().correlation_id();
+    case Event::kMemcpy: return event.memcpy().correlation_id();
+    case Event::kMemset: return event.memset().correlation_id();
+    case Event::kSync: return event.sync().correlation_id();
+    case Event::kApiCall: return event.api_call().correlation_id();
+    case Event::kStream: return event.stream().correlation_id();
+    default: return 0;
+  }
+}
+
+std::uint64_t start_of(const Event& event) {
+  switch (event.kind_case()) {
+    case Event::kKernel: return event.kernel().start_ns();
+    case Event::kMemcpy: return event.memcpy().start_ns();
+    case Event::kMemset: return event.memset().start_ns();
+    case Event::kSync: return event.sync().start_ns();
+    case Event::kMarker: return event.marker().start_ns();
+    case Event::kApiCall: return event.api_call().start_ns();
+    default: return 0;
+  }
+}
+
+std::uint64_t end_of(const Event& event) {
+  switch (event.kind_case()) {
+    case Event::kKernel: return event.kernel().end_ns();
+    case Event::kMemcpy: return event.memcpy().end_ns();
+    case Event::kMemset: return event.memset().end_ns();
+    case Event::kSync: return event.sync().end_ns();
+    case Event::kMarker: return event.marker().end_ns();
+    case Event::kApiCall: return event.api_call().end_ns();
+    default: return 0;
+  }
+}
 
 void sort_by_api_order(std::vector<Event>& events) {
   std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {

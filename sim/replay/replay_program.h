@@ -65,6 +65,11 @@ struct ReplayProgram {
   std::vector<HostThreadProgram> threads;    // filled by build_host_threads (host_program.h)
 };
 
+/// The correlation id, start and end of an event of any kind (0 where the kind has none).
+std::uint64_t correlation_of(const Event& event);
+std::uint64_t start_of(const Event& event);
+std::uint64_t end_of(const Event& event);
+
 /// Puts events in API call order: by correlation id, then start time (a graph launch's kernels share one id).
 void sort_by_api_order(std::vector<Event>& events);
 
