@@ -1,6 +1,8 @@
 #include "op_work.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace warpsim::replay {
 namespace {
@@ -9,12 +11,40 @@ void add_transfer(OpWork& work, std::size_t from, std::size_t to, std::uint64_t 
   if (bytes > 0) work.transfers.push_back({from, to, bytes});
 }
 
-std::size_t host_source(const Topology& topology, MemoryKind memory) {
-  return memory == MEMORY_KIND_PAGEABLE ? topology.host_pageable() : topology.host();
+double route_gb_per_s(const Topology& topology, std::size_t from, std::size_t to) {
+  double slowest = std::numeric_limits<double>::infinity();
+  for (const Hop& hop : topology.route(from, to)) slowest = std::min(slowest, topology.links()[hop.link].bandwidth_gb_per_s);
+  return slowest;
 }
 
-std::size_t host_destination(const Topology& topology, MemoryKind memory) {
-  return memory == MEMORY_KIND_PAGEABLE ? topology.host_pageable_destination() : topology.host();
+// Work of a GPU's own engine (memset, copy within the GPU) on its DRAM link, which kernels share. The engine was
+// measured at `engine_gb_per_s`, faster or slower than the link's streaming-kernel rate: it is charged the bytes that
+// take the link as long, so it lasts bytes / engine_gb_per_s alone and takes its share of the link beside kernels.
+// 0: unmeasured, `bytes` as they are.
+void add_engine_transfer(OpWork& work, const Topology& topology, std::uint32_t gpu, std::uint64_t bytes,
+                         double engine_gb_per_s) {
+  const std::size_t from = topology.gpu_memory(gpu), to = topology.gpu_sm(gpu);
+  double charged = static_cast<double>(bytes);
+  if (engine_gb_per_s > 0) charged *= route_gb_per_s(topology, from, to) / engine_gb_per_s;
+  add_transfer(work, from, to, static_cast<std::uint64_t>(std::llround(charged)));
+}
+
+// A host-to-GPU copy: from pinned memory on the pinned route; from pageable memory, the first chunk (which the driver
+// staged before the DMA began) on the pinned route too, the rest through the staging buffer.
+void add_copy_to_device(OpWork& work, const Topology& topology, const Memcpy& copy, std::uint32_t gpu,
+                        const platform::HostSpec& host) {
+  std::uint64_t direct = copy.bytes();
+  if (copy.src_memory() == MEMORY_KIND_PAGEABLE) direct = std::min(direct, host.pageable_first_chunk_to_device_bytes());
+  add_transfer(work, topology.host(), topology.gpu_memory(gpu), direct);
+  add_transfer(work, topology.host_pageable(), topology.gpu_memory(gpu), copy.bytes() - direct);
+}
+
+void add_copy_to_host(OpWork& work, const Topology& topology, const Memcpy& copy, std::uint32_t gpu,
+                      const platform::HostSpec& host) {
+  std::uint64_t direct = copy.bytes();
+  if (copy.dst_memory() == MEMORY_KIND_PAGEABLE) direct = std::min(direct, host.pageable_first_chunk_to_host_bytes());
+  add_transfer(work, topology.gpu_memory(gpu), topology.host(), direct);
+  add_transfer(work, topology.gpu_memory(gpu), topology.host_pageable_destination(), copy.bytes() - direct);
 }
 
 double route_latency_s(const Topology& topology, const Transfer& transfer) {
@@ -49,35 +79,43 @@ OpWork kernel_op_work(const models::KernelPrediction& prediction, const Topology
   return work;
 }
 
-OpWork memcpy_work(const Memcpy& copy, const Topology& topology, const platform::HostSpec& host) {
+OpWork memcpy_work(const Memcpy& copy, const Topology& topology, const platform::Platform& platform) {
   OpWork work;
+  const platform::HostSpec& host = platform.node.host();
   const std::uint64_t bytes = copy.bytes();
   const std::uint32_t src = copy.has_src_device_id() ? copy.src_device_id() : copy.device_id();
   const std::uint32_t dst = copy.has_dst_device_id() ? copy.dst_device_id() : copy.device_id();
   switch (copy.kind()) {
-    case Memcpy::HTOD: add_transfer(work, host_source(topology, copy.src_memory()), topology.gpu_memory(dst), bytes); break;
-    case Memcpy::DTOH: add_transfer(work, topology.gpu_memory(src), host_destination(topology, copy.dst_memory()), bytes); break;
+    case Memcpy::HTOD:
+      add_copy_to_device(work, topology, copy, dst, host);
+      add_fixed_cost(work, topology, host.copy_to_device_fixed_ns());
+      break;
+    case Memcpy::DTOH:
+      add_copy_to_host(work, topology, copy, src, host);
+      add_fixed_cost(work, topology, host.copy_to_host_fixed_ns());
+      break;
     case Memcpy::HTOH: add_transfer(work, topology.host_pageable(), topology.host(), bytes); break;
     case Memcpy::DTOD:
     case Memcpy::PTOP:
       if (src == dst) {
-        add_transfer(work, topology.gpu_memory(src), topology.gpu_sm(src), 2 * bytes);
+        // Reads and writes: twice the bytes, at twice the measured copy rate.
+        add_engine_transfer(work, topology, src, 2 * bytes,
+                            2 * platform.gpus.at(src).memory().device_copy_bandwidth_gb_per_s());
+        work.setup_s = host.device_copy_fixed_ns() * 1e-9;
       } else {
         add_transfer(work, topology.gpu_memory(src), topology.gpu_memory(dst), bytes);
       }
       break;
     default: break;
   }
-  if (copy.kind() == Memcpy::HTOD) add_fixed_cost(work, topology, host.copy_to_device_fixed_ns());
-  if (copy.kind() == Memcpy::DTOH) add_fixed_cost(work, topology, host.copy_to_host_fixed_ns());
   return work;
 }
 
-OpWork memset_work(const Memset& memset, const Topology& topology, const platform::HostSpec& host) {
+OpWork memset_work(const Memset& memset, const Topology& topology, const platform::Platform& platform) {
   OpWork work;
-  work.setup_s = host.memset_fixed_ns() * 1e-9;
-  add_transfer(work, topology.gpu_sm(memset.device_id()), topology.gpu_memory(memset.device_id()),
-               memset.bytes());
+  const std::uint32_t gpu = memset.device_id();
+  work.setup_s = platform.node.host().memset_fixed_ns() * 1e-9;
+  add_engine_transfer(work, topology, gpu, memset.bytes(), platform.gpus.at(gpu).memory().memset_bandwidth_gb_per_s());
   return work;
 }
 

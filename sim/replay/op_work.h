@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernel_model.h"
+#include "platform.h"
 #include "platform.pb.h"
 #include "topology.h"
 #include "trace.pb.h"
@@ -32,12 +33,15 @@ struct OpWork {
 OpWork kernel_op_work(const models::KernelPrediction& prediction, const Topology& topology, std::uint32_t gpu,
                    const std::vector<std::uint32_t>& peers);
 
-/// A copy along its route: host (pinned or pageable), a GPU's memory, or two GPUs' memories. A copy within one GPU
-/// reads and writes its DRAM, so it moves twice its bytes there. A copy between host and GPU first pays the host's
-/// measured fixed cost of a copy in that direction, less the latency its route already adds.
-OpWork memcpy_work(const Memcpy& copy, const Topology& topology, const platform::HostSpec& host);
+/// A copy along its route: host (pinned or pageable), a GPU's memory, or two GPUs' memories. A copy between host and
+/// GPU first pays the node's measured fixed cost of a copy in that direction, less the latency its route already adds.
+/// A pageable copy moves its first chunk on the pinned route and the rest through the staging buffer, side by side. A
+/// copy within one GPU pays the measured fixed cost of such a copy, then reads and writes its DRAM at the GPU's
+/// measured in-GPU copy rate where known (else twice its bytes at the DRAM link's rate).
+OpWork memcpy_work(const Memcpy& copy, const Topology& topology, const platform::Platform& platform);
 
-/// A memset pays the host's measured fixed cost of a memset, then writes its bytes into the GPU's DRAM.
-OpWork memset_work(const Memset& memset, const Topology& topology, const platform::HostSpec& host);
+/// A memset pays the node's measured fixed cost of a memset, then writes its bytes into the GPU's DRAM at the GPU's
+/// measured memset rate where known.
+OpWork memset_work(const Memset& memset, const Topology& topology, const platform::Platform& platform);
 
 }  // namespace warpsim::replay

@@ -161,11 +161,11 @@ class Simulation {
 
   OpWork op_work(const Event& event) {
     if (event.has_memcpy()) {
-      OpWork work = memcpy_work(event.memcpy(), topology_, platform_.node.host());
+      OpWork work = memcpy_work(event.memcpy(), topology_, platform_);
       work.copy_engine = engines_.engine_of(event.memcpy());
       return work;
     }
-    if (event.has_memset()) return memset_work(event.memset(), topology_, platform_.node.host());
+    if (event.has_memset()) return memset_work(event.memset(), topology_, platform_);
     const KernelLaunch& launch = event.kernel();
     const platform::GpuSpec& gpu = platform_.gpus[launch.device_id()];
     ++result_.kernels;

@@ -1,15 +1,24 @@
 // Copy microbenchmark for platform parameters: for each copy kind and size, the median host wall time of a
 // synchronous copy (cudaMemcpy; device-to-device and peer copies followed by a device synchronize), then a least-squares fit
-// time = fixed + bytes / bandwidth over the sizes of each kind.
-//   ws_microbench_copy [--repeat R (default 7)] [--max-mib M (default 256)]
+// time = fixed + bytes / bandwidth over the sizes of each kind. Also cudaMemset at the same sizes.
+//   ws_microbench_copy [--repeat R (default 7)] [--max-mib M (default 256)] [--step K (sizes x K, default 16)]
+//                      [--fresh-pageable 1]
+// --fresh-pageable 1: each pageable copy uses pages as a program's do, freshly mapped, written by the CPU just before
+// a copy to the device (its input) and untouched before a copy back (its result), instead of one buffer reused (which
+// the CPU's caches and the page tables then hold warm).
+// Recorded with `warpsim record --mode timeline`, its trace gives the same copies as the GPU sees them (CUPTI
+// durations); scripts/copy-constants.py derives the node's copy and memset constants from that trace.
 // Output: `copy <kind> <bytes> <median_us> <GB/s>` per size, `fit <kind> fixed_us=<x> bandwidth_gb_per_s=<y>` per kind.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include <sys/mman.h>
 
 #include "workload.h"
 
@@ -22,10 +31,34 @@ struct Buffers {
   void* pageable = nullptr;
 };
 
-double median_us(const std::function<void()>& copy, int repeat) {
+// Pageable memory as a program has it: mapped just now, written by the CPU or not yet touched.
+class FreshPages {
+ public:
+  FreshPages(std::size_t bytes, bool written) : bytes_(bytes) {
+    data_ = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (data_ == MAP_FAILED) {
+      std::fprintf(stderr, "mmap of %zu bytes failed\n", bytes);
+      std::exit(1);
+    }
+    if (written) std::fill_n(static_cast<char*>(data_), bytes, 1);
+  }
+  FreshPages(const FreshPages&) = delete;
+  FreshPages& operator=(const FreshPages&) = delete;
+  ~FreshPages() { munmap(data_, bytes_); }
+  void* data() const { return data_; }
+
+ private:
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// `prepare` runs before each copy, outside the timed region.
+double median_us(const std::function<void()>& copy, int repeat, const std::function<void()>& prepare) {
+  prepare();
   copy();  // warm-up: first-touch and driver staging buffers
   std::vector<double> times;
   for (int i = 0; i < repeat; ++i) {
+    prepare();
     const auto start = std::chrono::steady_clock::now();
     copy();
     times.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
@@ -47,10 +80,11 @@ void print_fit(const char* kind, const std::vector<double>& bytes, const std::ve
 }
 
 void measure(const char* kind, const std::vector<std::size_t>& sizes, int repeat,
-             const std::function<void(std::size_t)>& copy) {
+             const std::function<void(std::size_t)>& copy,
+             const std::function<void(std::size_t)>& prepare = [](std::size_t) {}) {
   std::vector<double> bytes, us;
   for (std::size_t size : sizes) {
-    const double t = median_us([&] { copy(size); }, repeat);
+    const double t = median_us([&] { copy(size); }, repeat, [&] { prepare(size); });
     std::printf("copy %s %zu %.2f %.2f\n", kind, size, t, static_cast<double>(size) / t * 1e-3);
     bytes.push_back(static_cast<double>(size));
     us.push_back(t);
@@ -77,8 +111,9 @@ bool enable_peer() {
 int main(int argc, char** argv) {
   const int repeat = static_cast<int>(ws::arg_long(argc, argv, "repeat", 7));
   const std::size_t max_bytes = static_cast<std::size_t>(ws::arg_long(argc, argv, "max-mib", 256)) << 20;
+  const std::size_t step = static_cast<std::size_t>(std::max(2L, ws::arg_long(argc, argv, "step", 16)));
   std::vector<std::size_t> sizes;
-  for (std::size_t s = 4; s <= max_bytes; s *= 16) sizes.push_back(s);
+  for (std::size_t s = 4; s <= max_bytes; s *= step) sizes.push_back(s);
   const bool peer = enable_peer();
   Buffers b;
   WS_CHECK(cudaMalloc(&b.device, 2 * max_bytes));
@@ -94,11 +129,25 @@ int main(int argc, char** argv) {
   char* device = static_cast<char*>(b.device);
   measure("HtoD_pinned", sizes, repeat, [&](std::size_t n) { WS_CHECK(cudaMemcpy(device, b.pinned, n, cudaMemcpyHostToDevice)); });
   measure("DtoH_pinned", sizes, repeat, [&](std::size_t n) { WS_CHECK(cudaMemcpy(b.pinned, device, n, cudaMemcpyDeviceToHost)); });
-  measure("HtoD_pageable", sizes, repeat, [&](std::size_t n) { WS_CHECK(cudaMemcpy(device, b.pageable, n, cudaMemcpyHostToDevice)); });
-  measure("DtoH_pageable", sizes, repeat, [&](std::size_t n) { WS_CHECK(cudaMemcpy(b.pageable, device, n, cudaMemcpyDeviceToHost)); });
+  if (ws::arg_long(argc, argv, "fresh-pageable", 0) != 0) {
+    std::unique_ptr<FreshPages> fresh;
+    measure("HtoD_pageable", sizes, repeat,
+            [&](std::size_t n) { WS_CHECK(cudaMemcpy(device, fresh->data(), n, cudaMemcpyHostToDevice)); },
+            [&](std::size_t n) { fresh.reset(), fresh = std::make_unique<FreshPages>(n, true); });
+    measure("DtoH_pageable", sizes, repeat,
+            [&](std::size_t n) { WS_CHECK(cudaMemcpy(fresh->data(), device, n, cudaMemcpyDeviceToHost)); },
+            [&](std::size_t n) { fresh.reset(), fresh = std::make_unique<FreshPages>(n, false); });
+  } else {
+    measure("HtoD_pageable", sizes, repeat, [&](std::size_t n) { WS_CHECK(cudaMemcpy(device, b.pageable, n, cudaMemcpyHostToDevice)); });
+    measure("DtoH_pageable", sizes, repeat, [&](std::size_t n) { WS_CHECK(cudaMemcpy(b.pageable, device, n, cudaMemcpyDeviceToHost)); });
+  }
   // Device-to-device and peer copies may return before they finish: synchronize inside the timed region.
   measure("DtoD", sizes, repeat, [&](std::size_t n) {
     WS_CHECK(cudaMemcpy(device + max_bytes, device, n, cudaMemcpyDeviceToDevice));
+    WS_CHECK(cudaDeviceSynchronize());
+  });
+  measure("memset", sizes, repeat, [&](std::size_t n) {  // cudaMemset on device memory may return early too
+    WS_CHECK(cudaMemset(device, 0, n));
     WS_CHECK(cudaDeviceSynchronize());
   });
   if (peer) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "op_work.h"
 #include <vector>
 
 #include "test_node.h"
@@ -172,6 +173,76 @@ TEST(ReplayEngine, SmallKernelsShareAGpuWithoutSlowingEachOther) {
   const ReplayTimings timings = scenario.run(topology);
   EXPECT_NEAR(duration(timings, 0), 1e-3, 1e-6);
   EXPECT_NEAR(duration(timings, 1), 1e-3, 1e-6);
+}
+
+Memcpy pageable_copy_to_device(std::uint64_t bytes) {
+  Memcpy copy;
+  copy.set_kind(Memcpy::HTOD);
+  copy.set_src_memory(MEMORY_KIND_PAGEABLE);
+  copy.set_dst_memory(MEMORY_KIND_DEVICE);
+  copy.set_bytes(bytes);
+  return copy;
+}
+
+TEST(ReplayEngine, PageableCopyUpToTheFirstChunkRunsAtThePinnedRate) {
+  platform::Platform node = testing::pcie_node(1, 32, 0);  // staging: 8 GB/s
+  node.node.mutable_host()->set_pageable_first_chunk_to_device_bytes(1'000'000);
+  const Topology topology = Topology::from_platform(node);
+  Scenario scenario;
+  scenario.add(memcpy_work(pageable_copy_to_device(1'000'000), topology, node), 0);
+  EXPECT_NEAR(duration(scenario.run(topology), 0), 1e6 / (32 * kGB), 1e-9);
+}
+
+TEST(ReplayEngine, LargerPageableCopyIsBoundByStagingTheRest) {
+  platform::Platform node = testing::pcie_node(1, 32, 0);
+  node.node.mutable_host()->set_pageable_first_chunk_to_device_bytes(1'000'000);
+  const Topology topology = Topology::from_platform(node);
+  Scenario scenario;
+  scenario.add(memcpy_work(pageable_copy_to_device(9'000'000), topology, node), 0);
+  // The first chunk goes side by side with the staged 8 MB, which take 1 ms at 8 GB/s.
+  EXPECT_NEAR(duration(scenario.run(topology), 0), 8e6 / (8 * kGB), 1e-9);
+}
+
+Memset memset_of(std::uint64_t bytes) {
+  Memset memset;
+  memset.set_bytes(bytes);
+  return memset;
+}
+
+TEST(ReplayEngine, MemsetRunsAtTheGpusMeasuredMemsetRate) {
+  platform::Platform node = testing::pcie_node(1);
+  node.gpus[0].mutable_memory()->set_memset_bandwidth_gb_per_s(1000);  // below the DRAM link's 3352 x 0.92
+  const Topology topology = Topology::from_platform(node);
+  Scenario scenario;
+  scenario.add(memset_work(memset_of(1'000'000'000), topology, node), 0);
+  EXPECT_NEAR(duration(scenario.run(topology), 0), 1e-3, 1e-6);
+}
+
+TEST(ReplayEngine, MemsetFasterThanAStreamingKernelLeavesKernelsTheirRate) {
+  platform::Platform node = testing::pcie_node(1);
+  node.gpus[0].mutable_memory()->set_memset_bandwidth_gb_per_s(4000);  // above the kernels' 3352 x 0.92
+  const Topology topology = Topology::from_platform(node);
+  Scenario scenario;
+  scenario.add(memset_work(memset_of(4'000'000'000), topology, node), 0);
+  models::KernelPrediction streaming;
+  streaming.dram_bytes = static_cast<std::uint64_t>(3352 * 0.92 * kGB * 1e-3);  // 1 ms of streaming reads
+  scenario.add(kernel_op_work(streaming, topology, 0, {}), 0);  // after the memset, on its stream
+  const ReplayTimings timings = scenario.run(topology);
+  EXPECT_NEAR(duration(timings, 0), 1e-3, 1e-6);
+  EXPECT_NEAR(duration(timings, 1), 1e-3, 1e-6);
+}
+
+TEST(ReplayEngine, CopyWithinAGpuRunsAtItsMeasuredRateAfterItsFixedCost) {
+  platform::Platform node = testing::pcie_node(1);
+  node.gpus[0].mutable_memory()->set_device_copy_bandwidth_gb_per_s(1000);
+  node.node.mutable_host()->set_device_copy_fixed_ns(2000);
+  const Topology topology = Topology::from_platform(node);
+  Memcpy copy;
+  copy.set_kind(Memcpy::DTOD);
+  copy.set_bytes(1'000'000'000);
+  Scenario scenario;
+  scenario.add(memcpy_work(copy, topology, node), 0);
+  EXPECT_NEAR(duration(scenario.run(topology), 0), 2e-6 + 1e-3, 1e-6);
 }
 
 }  // namespace
