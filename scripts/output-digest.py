@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """Digests of what warpsim writes for every shipped trace, to show a restructuring changed no output.
 
-    scripts/output-digest.py [--warpsim BIN] [--quick] > before.txt   # at the commit before
-    scripts/output-digest.py [--warpsim BIN] [--quick] > after.txt    # after; then: diff before.txt after.txt
+    scripts/output-digest.py [--warpsim BIN] [--quick] [--out DIR] > before.txt   # at the commit before
+    scripts/output-digest.py [--warpsim BIN] [--quick] [--out DIR] > after.txt    # after; then: diff the two
 
 For every trace under workloads/traces/<machine>/ (not its subfolders), on its machine's node:
   *.merged.wstrace    `simulate` with every model (or the default one with --quick): the output trace, --timeline
                       JSON and --csv; then `compare` (text and --json) of the recording with it;
   *.timeline.wstrace  `simulate --reuse-kernel-times`, the same outputs, plus `timeline` of the recording.
 One line per output: sha256, then what made it. Outputs name their inputs (the simulated trace's header, compare's
-text), so every run reads the traces at the same relative paths and writes to the same folder, build/output-digest/.
+text), so every run reads the traces at the same relative paths and writes to the same folder (--out, relative to
+the repository root; default build/output-digest).
 """
 import argparse
 import concurrent.futures
@@ -69,10 +70,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--warpsim", default=str(ROOT / "build/sim/warpsim"))
     parser.add_argument("--quick", action="store_true", help="only the default model")
+    parser.add_argument("--out", default="build/output-digest", help="folder for the outputs, relative to the root")
     args = parser.parse_args()
     warpsim = str(pathlib.Path(args.warpsim).resolve())
     models = [None] if args.quick else [line.split()[0] for line in run(warpsim, "models").decode().splitlines()]
-    tmp = ROOT / "build/output-digest"
+    tmp = ROOT / args.out
     tmp.mkdir(parents=True, exist_ok=True)
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as pool:
         futures = []
