@@ -11,6 +11,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
   clang-14 libclang-rt-14-dev
+  python3  # tests/golden and scripts/check-includes.py
 )
 
 missing=()
