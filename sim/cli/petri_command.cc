@@ -4,13 +4,15 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "demangle.h"
-#include "petri/kernel_nets.h"
+#include "petri/first_wave.h"
 #include "petri/pnml.h"
+#include "petri/variant.h"
 #include "platform.h"
 #include "trace_reader.h"
 
@@ -63,21 +65,14 @@ KernelLaunch find_kernel(const std::string& trace, const Selector& selector) {
 }
 
 petri::Variant variant(const std::string& model) {
-  if (model == "petri") return petri::Variant::kPlatform;
-  if (model == "petri-paper") return petri::Variant::kPaper;
+  if (const std::optional<petri::Variant> v = petri::variant_named(model)) return *v;
   throw std::invalid_argument("--model must be petri or petri-paper, not '" + model + "'");
 }
 
-// The net of one SM in the kernel's first wave: a full wave when there is one, else the busiest SM of the only one.
-petri::Net first_wave_net(const KernelLaunch& kernel, const platform::GpuSpec& gpu, petri::Variant v, uint32_t& warps) {
-  if (!kernel.has_counters()) {
-    throw std::invalid_argument("kernel " + kernel.name() +
-                                " has no counters: record a counters run and merge it (warpsim merge)");
-  }
-  const petri::WavePlan plan = petri::wave_plan(kernel, gpu);
-  const uint32_t blocks = plan.full_waves > 0 ? plan.blocks_per_sm : plan.tail_blocks_per_sm;
-  warps = blocks * plan.warps_per_block;
-  return petri::KernelNets(v, kernel.counters(), plan.total_warps(), gpu).build(warps);
+void require_counters(const KernelLaunch& kernel) {
+  if (kernel.has_counters()) return;
+  throw std::invalid_argument("kernel " + kernel.name() +
+                              " has no counters: record a counters run and merge it (warpsim merge)");
 }
 
 void run_export(const PetriExportOptions& options) {
@@ -90,8 +85,10 @@ void run_export(const PetriExportOptions& options) {
                                 options.platform + " has " + std::to_string(node.gpus.size()) + " GPU(s)");
   }
   const platform::GpuSpec& gpu = node.gpus[kernel.device_id()];
-  uint32_t warps = 0;
-  const petri::Net net = first_wave_net(kernel, gpu, v, warps);
+  require_counters(kernel);
+  const petri::FirstWaveNet first = petri::first_wave_net(kernel, gpu, v);
+  const petri::Net& net = first.net;
+  const uint32_t warps = first.warps;
   const std::string title = demangle(kernel.name()) + " #" + std::to_string(selector.index) +
                             ": one SM of the first wave (" + std::to_string(warps) + " warps), " + options.model +
                             " on " + gpu.name();

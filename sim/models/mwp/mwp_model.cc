@@ -6,6 +6,7 @@
 #include "kernel_work.h"
 #include "occupancy.h"
 #include "prediction_shape.h"
+#include "wave_plan.h"
 
 namespace warpsim::models {
 namespace mwp {
@@ -122,34 +123,21 @@ std::string limiter(const Round& r, std::string_view compute_resource) {
 
 namespace {
 
-// #Rep, split into whole repetitions of N = blocks_per_sm x warps_per_block warps on every SM and a last, partial
-// one, where the busiest SM holds ceil(blocks left / SMs) blocks and only min(SMs, blocks left) SMs share the DRAM.
-struct Repetitions {
-  uint64_t full = 0;
-  uint32_t tail_blocks_per_sm = 0;  // 0: no partial repetition
-  uint32_t tail_sms = 0;
-};
-
-Repetitions repetitions(uint64_t blocks, uint32_t blocks_per_sm, uint32_t sm_count) {
-  const uint64_t sms = std::max<uint32_t>(sm_count, 1);
-  const uint64_t per_round = uint64_t{std::max<uint32_t>(blocks_per_sm, 1)} * sms;
-  const uint64_t tail = blocks % per_round;
-  return Repetitions{blocks / per_round, static_cast<uint32_t>((tail + sms - 1) / sms),
-                     static_cast<uint32_t>(std::min(tail, sms))};
-}
-
 // Exec_cycles_app (+ Synch_cost, 0 without barrier counts) over all repetitions; `limiter` from the costlier part.
-double exec_cycles_app(const mwp::MwpInputs& in, const Repetitions& reps, uint32_t blocks_per_sm,
-                       uint32_t warps_per_block, const platform::GpuSpec& gpu, std::string& limiter) {
+// #Rep is the waves: whole repetitions of N = blocks_per_sm x warps_per_block warps on every SM, then a last, partial
+// one, where the busiest SM holds ceil(blocks left / SMs) blocks and only min(SMs, blocks left) SMs share the DRAM.
+double exec_cycles_app(const mwp::MwpInputs& in, const WavePlan& reps, uint32_t warps_per_block,
+                       const platform::GpuSpec& gpu, std::string& limiter) {
   double full = 0;
   double tail = 0;
-  if (reps.full > 0) {
-    const mwp::Round r = mwp::round(in, static_cast<double>(blocks_per_sm) * warps_per_block, gpu.sm_count());
-    full = static_cast<double>(reps.full) * (r.exec_cycles + mwp::synch_cost(in, r, blocks_per_sm));
+  if (reps.full_waves > 0) {
+    const mwp::Round r = mwp::round(in, static_cast<double>(reps.blocks_per_sm) * warps_per_block, gpu.sm_count());
+    full = static_cast<double>(reps.full_waves) * (r.exec_cycles + mwp::synch_cost(in, r, reps.blocks_per_sm));
     limiter = mwp::limiter(r, in.comp_resource);
   }
   if (reps.tail_blocks_per_sm > 0) {
-    const mwp::Round r = mwp::round(in, static_cast<double>(reps.tail_blocks_per_sm) * warps_per_block, reps.tail_sms);
+    const mwp::Round r =
+        mwp::round(in, static_cast<double>(reps.tail_blocks_per_sm) * warps_per_block, reps.tail_sms());
     tail = r.exec_cycles + mwp::synch_cost(in, r, reps.tail_blocks_per_sm);
     if (tail > full) limiter = mwp::limiter(r, in.comp_resource);
   }
@@ -161,16 +149,15 @@ double exec_cycles_app(const mwp::MwpInputs& in, const Repetitions& reps, uint32
 KernelPrediction MwpModel::predict(const KernelView& kernel, const platform::GpuSpec& gpu) const {
   const KernelLaunch& launch = kernel.launch();
   const Occupancy occ = occupancy(launch, gpu.sm());
-  const uint64_t blocks = grid_blocks(launch);
+  const WavePlan reps = wave_plan(launch, occ, gpu);
   KernelPrediction p = shaped_prediction(launch, occ, gpu);
   if (!kernel.has_counters()) {
     // Timeline-only trace: as roofline, one DRAM latency per repetition (a warp with one load and nothing else).
     p.sm_time_s = cycles_to_seconds(no_counters_cycles(p, gpu), gpu);
   } else {
     const uint32_t warps_per_block = std::max<uint32_t>(occ.warps_per_block, 1);
-    const mwp::MwpInputs in = mwp::mwp_inputs(launch.counters(), blocks * warps_per_block, gpu);
-    const Repetitions reps = repetitions(blocks, p.blocks_per_sm, gpu.sm_count());
-    p.sm_time_s = cycles_to_seconds(exec_cycles_app(in, reps, p.blocks_per_sm, warps_per_block, gpu, p.limiter), gpu);
+    const mwp::MwpInputs in = mwp::mwp_inputs(launch.counters(), reps.blocks * warps_per_block, gpu);
+    p.sm_time_s = cycles_to_seconds(exec_cycles_app(in, reps, warps_per_block, gpu, p.limiter), gpu);
     add_bytes(p, kernel_work(launch.counters()));
   }
   mark_does_not_fit(p, occ);

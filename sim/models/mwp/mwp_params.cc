@@ -2,25 +2,18 @@
 
 #include <algorithm>
 
+#include "block_time.h"
+#include "gpu_rates.h"
 #include "kernel_work.h"
-#include "roofline/roofline_model.h"
+#include "numeric.h"
 
 namespace warpsim::models::mwp {
 namespace {
 
-double as_double(uint64_t v) { return static_cast<double>(v); }
-double ratio(double a, double b) { return b <= 0 ? 0 : a / b; }
-
-// One SM's share of the DRAM peak, in bytes per SM clock: the rate at which the memory system takes one SM's requests
-// when every SM streams, so the spacing of consecutive requests (the departure delay) is their bytes over it.
-double dram_bytes_per_sm_cycle(const platform::GpuSpec& gpu) {
-  return ratio(gpu.memory().dram_bandwidth_gb_per_s() * 1e9, gpu.sm_count() * gpu.sm_clock_mhz() * 1e6);
-}
-
 // Comp_cycles generalizes the paper's #Issue_cycles x #Total_insts: on its G80, 4 issue cycles per instruction were
 // 32 threads over 8 lanes, a pipe rate. A modern SM issues one warp instruction per scheduler per clock and each pipe
 // retires lanes / warp_size warp instructions per clock, so one warp's instructions take the busiest of those (the
-// roofline's SM resources, fed one warp's share of the kernel's work).
+// core's block_time over the SM's resources, fed one warp's share of the kernel's work).
 BlockTime comp_cycles(const KernelCounters& counters, uint64_t warps, const platform::GpuSpec& gpu) {
   return block_time(kernel_work(counters), std::max<uint64_t>(warps, 1), gpu);
 }
@@ -34,18 +27,22 @@ double memory_instructions(const WarpInstructions& w) {
 
 double sectors_per_request(const KernelCounters& counters) {
   const MemoryTraffic& m = counters.memory();
-  if (!m.has_l1_sectors()) return kCoalescedSectorsPerRequest;  // nothing known: the paper's default, coalesced
+  if (!m.has_l1_sectors()) return kSectorsPerCoalescedRequest;  // nothing known: the paper's default, coalesced
   const double requests =
       m.has_l1_requests() ? as_double(m.l1_requests()) : memory_instructions(counters.warp_instructions());
-  return requests <= 0 ? kCoalescedSectorsPerRequest : as_double(m.l1_sectors()) / requests;
+  return requests <= 0 ? kSectorsPerCoalescedRequest : as_double(m.l1_sectors()) / requests;
 }
 
 MwpInputs mwp_inputs(const KernelCounters& counters, uint64_t warps, const platform::GpuSpec& gpu) {
   const double n_warps = as_double(std::max<uint64_t>(warps, 1));
   const double sectors = sectors_per_request(counters);
-  const double share = dram_bytes_per_sm_cycle(gpu);
+  const GpuRates rates = GpuRates::of(gpu);
+  // One SM's share of the DRAM peak, in bytes per SM clock: the rate at which the memory system takes one SM's
+  // requests when every SM streams, so the spacing of consecutive requests (the departure delay) is their bytes over
+  // it.
+  const double share = dram_peak_bytes_per_sm_cycle(rates);
   const double mem_insts = memory_instructions(counters.warp_instructions()) / n_warps;
-  const bool coalesced = sectors <= kCoalescedSectorsPerRequest;
+  const bool coalesced = sectors <= kSectorsPerCoalescedRequest;
   MwpInputs in;
   in.total_insts = kernel_work(counters).issue_slots / n_warps;
   in.coal_mem_insts = coalesced ? mem_insts : 0;
@@ -59,10 +56,10 @@ MwpInputs mwp_inputs(const KernelCounters& counters, uint64_t warps, const platf
   in.load_bytes_per_warp = sectors * static_cast<double>(kSectorBytes);
   in.mem_ld = gpu.sm().latency_cycles().dram();
   in.departure_del_coal =
-      ratio(std::min(sectors, kCoalescedSectorsPerRequest) * static_cast<double>(kSectorBytes), share);
-  in.departure_del_uncoal = ratio(static_cast<double>(kSectorBytes), share);
-  in.mem_bandwidth = gpu.memory().dram_bandwidth_gb_per_s() * 1e9 * gpu.memory().dram_efficiency();
-  in.freq = gpu.sm_clock_mhz() * 1e6;
+      ratio_or_zero(std::min(sectors, kSectorsPerCoalescedRequest) * static_cast<double>(kSectorBytes), share);
+  in.departure_del_uncoal = ratio_or_zero(static_cast<double>(kSectorBytes), share);
+  in.mem_bandwidth = rates.dram_sustained_bytes_per_s;
+  in.freq = rates.clock_hz;
   return in;
 }
 

@@ -22,7 +22,7 @@ struct MwpInputs {
   double uncoal_mem_insts = 0;     // #Uncoal_Mem_insts: the same, uncoalesced (one class per kernel: see README)
   double synch_insts = 0;          // #Synch_insts: barriers; the trace counts none, so 0
   double comp_cycles = 0;          // Comp_cycles: SM cycles that issue one warp's instructions (busiest SM resource)
-  std::string_view comp_resource;  // that resource: "issue", "fma pipe", ... (roofline's names)
+  std::string_view comp_resource;  // that resource: "issue", "fma pipe", ... (block_time.h's names)
   // Its memory accesses.
   double uncoal_per_mw = 1;        // #Uncoal_per_mw: transactions (32 B sectors) per uncoalesced warp access
   double load_bytes_per_warp = 0;  // Load_bytes_per_warp: bytes one warp memory instruction moves
@@ -36,15 +36,13 @@ struct MwpInputs {
   double mem_insts() const { return coal_mem_insts + uncoal_mem_insts; }  // #Mem_insts
 };
 
-/// 32 threads x 4 bytes: a warp access of one word per thread to consecutive addresses touches 4 sectors of 32 B.
-inline constexpr double kCoalescedSectorsPerRequest = 4;
-
 /// Warp-level memory instructions that reach the memory system through L1: global and local loads, stores,
 /// atomics and reductions, and LDGSTS (cp.async). TMA bulk copies are left out (README, "What it leaves out").
 double memory_instructions(const WarpInstructions& w);
 
 /// 32-byte sectors per L1 request: l1_sectors / l1_requests, or l1_sectors / memory_instructions when the trace has
-/// no request count (one request per warp memory instruction); kCoalescedSectorsPerRequest without sector counts.
+/// no request count (one request per warp memory instruction); kSectorsPerCoalescedRequest (kernel_work.h) without
+/// sector counts.
 double sectors_per_request(const KernelCounters& counters);
 
 /// The inputs for `counters` of a grid of `warps` warps on `gpu`.

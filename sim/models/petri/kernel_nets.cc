@@ -4,13 +4,13 @@
 #include <cmath>
 #include <vector>
 
+#include "gpu_rates.h"
 #include "kernel_work.h"
+#include "numeric.h"
 #include "occupancy.h"
 
 namespace warpsim::models::petri {
 namespace {
-
-double as_double(uint64_t v) { return static_cast<double>(v); }
 
 double global_instructions(const WarpInstructions& w) {
   return as_double(w.global_ld() + w.global_st() + w.global_atom() + w.global_red() + w.ldgsts() + w.tma());
@@ -26,25 +26,24 @@ double per_warp(double total, double warps) { return warps > 0 ? std::max(0.0, t
 
 Tokens cycles(double latency) { return std::max<Tokens>(1, std::llround(latency)); }
 
-double pipe_rate(double lanes, uint32_t warp_size) { return lanes / std::max<uint32_t>(warp_size, 1); }
-
-// The pipes a kind waits for. Warp instructions retire at lanes / warp_size per clock (the roofline's pipe terms).
+// The pipes a kind waits for. Warp instructions retire at lanes / warp_size per clock (gpu_rates.h).
 std::vector<PipeSpec> pipes(const platform::GpuSpec& gpu) {
   const platform::Lanes& lanes = gpu.sm().lanes();
   const uint32_t ws = gpu.sm().warp_size();
-  return {{"fma", pipe_rate(lanes.fp32(), ws)},
-          {"fp64", pipe_rate(lanes.fp64(), ws)},
-          {"alu", pipe_rate(lanes.int32(), ws)},
-          {"xu", pipe_rate(lanes.sfu(), ws)},
+  return {{"fma", pipe_warp_rate(lanes.fp32(), ws)},
+          {"fp64", pipe_warp_rate(lanes.fp64(), ws)},
+          {"alu", pipe_warp_rate(lanes.int32(), ws)},
+          {"xu", pipe_warp_rate(lanes.sfu(), ws)},
           {"tensor", lanes.tensor_flops_per_cycle() / kFlopPerTensorInstruction},
-          {"lsu", pipe_rate(lanes.ldst(), ws)}};
+          {"lsu", pipe_warp_rate(lanes.ldst(), ws)}};
 }
 
 enum PipeIndex : int { kFma, kFp64Pipe, kAlu, kXu, kTensorPipe, kLsu };
 
 // One access moves one 128-byte block (the paper, section 2: global memory is accessed in blocks of 32, 64 or 128
-// bytes, and a warp whose addresses span several blocks accesses it repeatedly): four 32-byte L1 sectors.
-constexpr double kSectorsPerAccess = 4;
+// bytes, and a warp whose addresses span several blocks accesses it repeatedly): four 32-byte L1 sectors, the sectors
+// of a coalesced request (kernel_work.h).
+constexpr double kSectorsPerAccess = kSectorsPerCoalescedRequest;
 
 }  // namespace
 
@@ -119,10 +118,11 @@ Tokens dram_slots(const KernelCounters& counters, const platform::GpuSpec& gpu, 
   const double bytes = as_double(m.dram_read_bytes() + m.dram_write_bytes());
   const double requests = global_instructions(w) + local_instructions(w);
   if (bytes <= 0 || requests <= 0 || gpu.sm_count() == 0 || gpu.sm_clock_mhz() <= 0) return 0;
-  const platform::MemorySpec& mem = gpu.memory();
-  const double efficiency = mem.dram_efficiency() > 0 ? mem.dram_efficiency() : 1.0;
-  const double bytes_per_cycle_per_sm =
-      mem.dram_bandwidth_gb_per_s() * 1e9 * efficiency / gpu.sm_count() / (gpu.sm_clock_mhz() * 1e6);
+  const GpuRates rates = GpuRates::of(gpu);
+  // A spec without an efficiency (0) streams at the peak. (The peak x 1 is the peak, to the bit.)
+  const double sustained =
+      gpu.memory().dram_efficiency() > 0 ? rates.dram_sustained_bytes_per_s : rates.dram_peak_bytes_per_s;
+  const double bytes_per_cycle_per_sm = dram_bytes_per_sm_cycle(sustained, gpu.sm_count(), rates);
   const double slots = bytes_per_cycle_per_sm * latency_cycles / (bytes / requests);
   return std::max<Tokens>(1, static_cast<Tokens>(std::ceil(slots)));
 }
@@ -230,18 +230,9 @@ Net KernelNets::build_warps(const std::vector<std::vector<Tokens>>& warps) const
   return extended_sm_net(nets, extended_params_);
 }
 
-WavePlan wave_plan(const KernelLaunch& launch, const platform::GpuSpec& gpu) {
+WarpPlan warp_plan(const KernelLaunch& launch, const platform::GpuSpec& gpu) {
   const Occupancy occ = occupancy(launch, gpu.sm());
-  WavePlan plan;
-  plan.blocks = grid_blocks(launch);
-  plan.warps_per_block = std::max<uint32_t>(occ.warps_per_block, 1);
-  plan.blocks_per_sm = std::max<uint32_t>(occ.blocks_per_sm, 1);  // a block that does not fit still runs, alone
-  const uint64_t sms = std::max<uint32_t>(gpu.sm_count(), 1);
-  const uint64_t per_wave = plan.blocks_per_sm * sms;
-  plan.full_waves = plan.blocks / per_wave;
-  const uint64_t tail = plan.blocks % per_wave;
-  plan.tail_blocks_per_sm = static_cast<uint32_t>((tail + sms - 1) / sms);
-  return plan;
+  return WarpPlan{wave_plan(launch, occ, gpu), std::max<uint32_t>(occ.warps_per_block, 1)};
 }
 
 }  // namespace warpsim::models::petri

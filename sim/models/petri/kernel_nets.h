@@ -11,16 +11,13 @@
 #include "petri/extended_net.h"
 #include "petri/instruction_kind.h"
 #include "petri/net.h"
+#include "petri/variant.h"
 #include "petri/warp_net.h"
 #include "platform.pb.h"
 #include "trace.pb.h"
+#include "wave_plan.h"
 
 namespace warpsim::models::petri {
-
-enum class Variant {
-  kPaper,     // `petri-paper`: the paper's three kinds, l1 = 20, l2 = 2, p0 = sm.schedulers
-  kPlatform,  // `petri`: eight kinds, latencies and pipe rates from the GPU spec, DRAM slots
-};
 
 /// Average per warp of the paper's three kinds. Memory kinds count accesses, as the paper does ("the numbers of
 /// read/write operations from/to the shared and global memory"): one access moves one 128-byte block, and a warp
@@ -106,16 +103,16 @@ class KernelNets {
   ExtendedParams extended_params_;
 };
 
-/// Which warps share an SM: `full_waves` waves of blocks_per_sm blocks each, then a tail of tail_blocks_per_sm.
-struct WavePlan {
+/// Which warps share an SM: the grid's waves (wave_plan.h: `full_waves` waves of blocks_per_sm blocks each, then a
+/// tail of tail_blocks_per_sm on the busiest SM) and the warps of each block.
+struct WarpPlan {
+  WavePlan waves;
   uint32_t warps_per_block = 1;
-  uint32_t blocks_per_sm = 1;  // resident blocks of a full wave (a block that does not fit counts as 1)
-  uint64_t full_waves = 0;
-  uint32_t tail_blocks_per_sm = 0;  // blocks on the busiest SM of the last, partial wave; 0: no partial wave
-  uint64_t blocks = 0;
-  uint64_t total_warps() const { return blocks * warps_per_block; }
+  uint64_t total_warps() const { return waves.blocks * warps_per_block; }
+  uint32_t full_wave_warps() const { return waves.blocks_per_sm * warps_per_block; }
+  uint32_t tail_wave_warps() const { return waves.tail_blocks_per_sm * warps_per_block; }
 };
 
-WavePlan wave_plan(const KernelLaunch& launch, const platform::GpuSpec& gpu);
+WarpPlan warp_plan(const KernelLaunch& launch, const platform::GpuSpec& gpu);
 
 }  // namespace warpsim::models::petri

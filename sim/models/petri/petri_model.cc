@@ -16,16 +16,16 @@ std::string limiter(const KernelCycles& c) { return c.idle_cycles * 2 > c.cycles
 
 KernelCycles kernel_cycles(Variant variant, const KernelLaunch& launch, const platform::GpuSpec& gpu,
                            const SliceOptions& options) {
-  const WavePlan plan = wave_plan(launch, gpu);
+  const WarpPlan plan = warp_plan(launch, gpu);
   const KernelNets nets(variant, launch.counters(), plan.total_warps(), gpu);
   KernelCycles c;
-  if (plan.full_waves > 0) {
-    const WaveEstimate full = estimate_wave(nets, plan.blocks_per_sm * plan.warps_per_block, options);
-    c.cycles += static_cast<double>(plan.full_waves) * full.steps;
-    c.idle_cycles += static_cast<double>(plan.full_waves) * full.idle_steps;
+  if (plan.waves.full_waves > 0) {
+    const WaveEstimate full = estimate_wave(nets, plan.full_wave_warps(), options);
+    c.cycles += static_cast<double>(plan.waves.full_waves) * full.steps;
+    c.idle_cycles += static_cast<double>(plan.waves.full_waves) * full.idle_steps;
   }
-  if (plan.tail_blocks_per_sm > 0) {
-    const WaveEstimate tail = estimate_wave(nets, plan.tail_blocks_per_sm * plan.warps_per_block, options);
+  if (plan.waves.tail_blocks_per_sm > 0) {
+    const WaveEstimate tail = estimate_wave(nets, plan.tail_wave_warps(), options);
     c.cycles += tail.steps;
     c.idle_cycles += tail.idle_steps;
   }

@@ -24,7 +24,7 @@ namespace warpsim::models::petri {
 class PetriModel final : public KernelModel {
  public:
   explicit PetriModel(Variant variant, SliceOptions options = {}) : variant_(variant), options_(options) {}
-  std::string_view name() const override { return variant_ == Variant::kPaper ? "petri-paper" : "petri"; }
+  std::string_view name() const override { return variant_name(variant_); }
   KernelPrediction predict(const KernelView& kernel, const platform::GpuSpec& gpu) const override;
 
  private:

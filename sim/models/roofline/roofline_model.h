@@ -11,12 +11,10 @@
 //
 // Fallback: a kernel without counters (a timeline-only trace) gets only the latency floor of its waves, a DRAM latency
 // each, and no bytes; the prediction says estimated_without_counters and the replay warns. See README.md.
-#include <cstdint>
-#include <string>
 #include <string_view>
 
 #include "kernel_model.h"
-#include "kernel_work.h"
+#include "wave_plan.h"
 
 namespace warpsim::models {
 
@@ -26,18 +24,8 @@ class RooflineModel final : public KernelModel {
   KernelPrediction predict(const KernelView& kernel, const platform::GpuSpec& gpu) const override;
 };
 
-/// SM cycles of one block that has the whole SM to itself, and which resource sets them.
-struct BlockTime {
-  double cycles = 0;
-  std::string_view limiter;  // "issue", "fma pipe", ..., "l1 bandwidth", "shared wavefronts"
-};
-
-/// `work` holds kernel totals; each block does 1/blocks of it.
-BlockTime block_time(const KernelWork& work, uint64_t blocks, const platform::GpuSpec& gpu);
-
-/// Cycles for all waves: full waves of blocks_per_sm block-times, then the tail; each wave at least floor_cycles.
-double wave_cycles(uint64_t blocks, uint32_t blocks_per_sm, uint32_t sm_count, double block_cycles,
-                   double floor_cycles);
-
+/// Cycles for all waves of `plan`: full waves of blocks_per_sm block-times, then the tail, as many block-times as its
+/// busiest SM holds blocks; each wave at least floor_cycles. The block's time is the core's block_time.
+double wave_cycles(const WavePlan& plan, double block_cycles, double floor_cycles);
 
 }  // namespace warpsim::models

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 
-#include "kernel_work.h"              // kSectorBytes
+#include "gpu_rates.h"
+#include "kernel_work.h"  // kSectorBytes
 #include "tensor_work.h"  // kFlopPerTensorInstruction: one tensor warp instruction's FLOP
 
 namespace warpsim::models::wave {
@@ -10,8 +11,6 @@ namespace {
 
 // A spec without the scattered rate (0) must not divide by zero; validation rejects it in shipped files.
 constexpr double kMinLinesPerCycle = 1e-9;
-
-double bytes_per_cycle(double gb_per_s, double clock_hz) { return clock_hz <= 0 ? 0 : gb_per_s * 1e9 / clock_hz; }
 
 // A tensor warp instruction is kFlopPerTensorInstruction FLOP; a processing block does its share of the SM's rate.
 double tensor_delay(double flops_per_cycle, uint32_t processing_blocks, uint32_t warp_size) {
@@ -63,12 +62,15 @@ MemoryLatencies memory_latencies(const platform::SmSpec& sm) {
   return m;
 }
 
-Bandwidths bandwidths(const platform::GpuSpec& gpu, double clock_hz) {
+Bandwidths bandwidths(const platform::GpuSpec& gpu, const GpuRates& rates) {
   Bandwidths b;
   b.shared_per_sm = 1;  // the L1 data stage passes one shared-memory wavefront per clock
   b.l1_per_sm = gpu.sm().l1_bytes_per_cycle();
-  b.l2 = bytes_per_cycle(gpu.memory().l2_bandwidth_gb_per_s(), clock_hz);
-  b.dram = bytes_per_cycle(gpu.memory().dram_bandwidth_gb_per_s() * gpu.memory().dram_efficiency(), clock_hz);
+  b.l2 = bytes_per_cycle(rates.l2_bytes_per_s, rates.clock_hz);
+  // The sustained DRAM rate, with the efficiency applied to GB/s before they become bytes: (peak x e) x 1e9, which
+  // can differ in the last bit from GpuRates' (peak x 1e9) x e that mwp and petri use. Kept, so outputs stay the same.
+  b.dram = bytes_per_cycle(bytes_per_second(gpu.memory().dram_bandwidth_gb_per_s() * gpu.memory().dram_efficiency()),
+                           rates.clock_hz);
   b.uncoal_per_sm = gpu.sm().l1_scattered_lines_per_cycle() * static_cast<double>(kSectorBytes);  // a sector a line
   return b;
 }
@@ -86,11 +88,12 @@ GpuTuple gpu_tuple(const platform::GpuSpec& gpu) {
   t.sm_count = gpu.sm_count();
   t.processing_blocks = std::max<uint32_t>(gpu.sm().schedulers(), 1);
   t.warp_size = gpu.sm().warp_size();
-  t.clock_hz = gpu.sm_clock_mhz() * 1e6;
+  const GpuRates rates = GpuRates::of(gpu);
+  t.clock_hz = rates.clock_hz;
   t.delay = delays(gpu.sm());
   t.latency = latencies(gpu.sm().latency_cycles(), t.delay);
   t.memory = memory_latencies(gpu.sm());
-  t.band = bandwidths(gpu, t.clock_hz);
+  t.band = bandwidths(gpu, rates);
   return t;
 }
 

@@ -46,9 +46,6 @@ struct GpuTuple {
   Bandwidths band;
 };
 
-/// Sectors of a coalesced request of 32 threads x 4 bytes: one 128-byte line.
-inline constexpr double kSectorsPerCoalescedRequest = 4;
-
 /// m_gpu for `gpu`; see README.md for where each number comes from.
 GpuTuple gpu_tuple(const platform::GpuSpec& gpu);
 

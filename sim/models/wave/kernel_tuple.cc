@@ -3,12 +3,12 @@
 #include <algorithm>
 
 #include "kernel_work.h"
+#include "numeric.h"
 #include "occupancy.h"
 
 namespace warpsim::models::wave {
 namespace {
 
-double as_double(uint64_t v) { return static_cast<double>(v); }
 double fraction(double pct) { return std::clamp(pct / 100, 0.0, 1.0); }
 
 // One request per warp-level global or local memory instruction (NVIDIA: each such instruction sends one request

@@ -1,8 +1,9 @@
 #include "wave/launch_fit.h"
 
-#include <algorithm>
 #include <map>
 #include <stdexcept>
+
+#include "numeric.h"
 
 namespace warpsim::models::wave {
 namespace {
@@ -11,12 +12,6 @@ double mean(std::span<const double> v) {
   double sum = 0;
   for (double x : v) sum += x;
   return sum / static_cast<double>(v.size());
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 }  // namespace

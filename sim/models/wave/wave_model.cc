@@ -1,7 +1,5 @@
 #include "wave/wave_model.h"
 
-#include <algorithm>
-
 #include "kernel_work.h"
 #include "launch_time.h"
 #include "occupancy.h"
@@ -9,6 +7,7 @@
 #include "wave/gpu_tuple.h"
 #include "wave/kernel_tuple.h"
 #include "wave/wave_time.h"
+#include "wave_plan.h"
 
 namespace warpsim::models {
 namespace {
@@ -18,24 +17,19 @@ struct WavesTime {
   std::string_view limiter;
 };
 
-// Full waves hold blocks_per_sm blocks on every SM; the tail's blocks spread over the SMs, ceil(tail / SMs) on the
-// busiest. The limiter is the full waves' when there are any: they are most of the time.
-WavesTime all_waves(const wave::KernelTuple& k, const wave::GpuTuple& gpu, uint64_t blocks, uint32_t blocks_per_sm) {
-  const uint64_t sms = std::max<uint32_t>(gpu.sm_count, 1);
-  const uint64_t per_wave = uint64_t{blocks_per_sm} * sms;
-  const uint64_t full = blocks / per_wave;
-  const uint64_t tail = blocks % per_wave;
+// Full waves hold blocks_per_sm blocks on every SM; the tail's blocks spread over the SMs, tail_blocks_per_sm on the
+// busiest (wave_plan.h). The limiter is the full waves' when there are any: they are most of the time.
+WavesTime all_waves(const wave::KernelTuple& k, const wave::GpuTuple& gpu, const WavePlan& plan) {
   WavesTime total;
-  if (tail > 0) {
-    const uint64_t busiest = (tail + sms - 1) / sms;  // blocks on the busiest SM
-    const wave::WaveShape shape{static_cast<double>(tail), static_cast<double>(busiest)};
+  if (plan.tail_blocks > 0) {
+    const wave::WaveShape shape{static_cast<double>(plan.tail_blocks), static_cast<double>(plan.tail_blocks_per_sm)};
     const wave::WaveTime t = wave::wave_time(k, gpu, shape);
     total = {t.cycles, t.limiter};
   }
-  if (full > 0) {
-    const wave::WaveShape shape{static_cast<double>(per_wave), static_cast<double>(blocks_per_sm)};
+  if (plan.full_waves > 0) {
+    const wave::WaveShape shape{static_cast<double>(plan.blocks_per_wave()), static_cast<double>(plan.blocks_per_sm)};
     const wave::WaveTime t = wave::wave_time(k, gpu, shape);
-    total = {total.cycles + static_cast<double>(full) * t.cycles, t.limiter};
+    total = {total.cycles + static_cast<double>(plan.full_waves) * t.cycles, t.limiter};
   }
   return total;
 }
@@ -45,19 +39,19 @@ WavesTime all_waves(const wave::KernelTuple& k, const wave::GpuTuple& gpu, uint6
 KernelPrediction WaveModel::predict(const KernelView& kernel, const platform::GpuSpec& gpu) const {
   const KernelLaunch& launch = kernel.launch();
   const Occupancy occ = occupancy(launch, gpu.sm());
-  const uint64_t blocks = grid_blocks(launch);
+  const WavePlan plan = wave_plan(launch, occ, gpu);
   wave::GpuTuple tuple = wave::gpu_tuple(gpu);
   tuple.issue = issue_;
   KernelPrediction p = shaped_prediction(launch, occ, gpu);
   // The launch regression replaces kernel_launch_overhead_us (which it falls back to): never both.
-  p.launch_overhead_s = launch_time(gpu, occ.warps_per_block, blocks).seconds;
+  p.launch_overhead_s = launch_time(gpu, occ.warps_per_block, plan.blocks).seconds;
   double cycles = 0;
   if (!kernel.has_counters()) {
     // Timeline-only trace: each wave waits at least one DRAM round trip (most kernels read global memory).
     cycles = no_counters_cycles(p, gpu);
   } else {
     const wave::KernelTuple k = wave::kernel_tuple(launch, tuple.warp_size, gpu.sm().lanes());
-    const WavesTime t = all_waves(k, tuple, blocks, p.blocks_per_sm);
+    const WavesTime t = all_waves(k, tuple, plan);
     cycles = t.cycles;
     p.limiter = std::string(t.limiter);
     add_bytes(p, kernel_work(launch.counters()));

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kernel_work.h"  // kSectorsPerCoalescedRequest
 #include "mwp_kernel.h"
 #include "test_gpu.h"
 
@@ -63,7 +64,7 @@ TEST(MwpParams, RequestsCounterWinsOverInstructions) {
   c.mutable_memory()->set_l1_requests(5);
   EXPECT_DOUBLE_EQ(sectors_per_request(c), 8);
   c.mutable_memory()->clear_l1_sectors();
-  EXPECT_DOUBLE_EQ(sectors_per_request(c), kCoalescedSectorsPerRequest);  // unknown: coalesced
+  EXPECT_DOUBLE_EQ(sectors_per_request(c), kSectorsPerCoalescedRequest);  // unknown: coalesced
 }
 
 TEST(MwpParams, MemoryInstructionsAreGlobalLocalAndAsyncCopiesOnly) {

@@ -39,7 +39,7 @@ TEST(KernelNets, PaperMixSplitsTheTotalIntoArithmeticSharedGlobal) {
 
 TEST(KernelNets, PaperMixCountsRepeatedAccessesFromSectorsAndWavefronts) {
   KernelCounters c = mixed_counters();
-  c.mutable_memory()->set_l1_sectors(4 * 1600);       // ten times the sectors of 160 coalesced 4-byte warp accesses
+  c.mutable_memory()->set_l1_sectors(4 * 1600);        // ten times the sectors of 160 coalesced 4-byte warp accesses
   c.mutable_memory()->set_shared_wavefronts(2 * 240);  // every shared instruction conflicts once
   const PaperMix mix = paper_mix(c, 10);
   EXPECT_DOUBLE_EQ(mix.global, 160);
@@ -138,20 +138,22 @@ TEST(KernelNets, ExtendedParamsTakeLatenciesAndPipeRatesFromTheSpec) {
   EXPECT_DOUBLE_EQ(p.pipes.at(static_cast<size_t>(lsu)).rate, 1);
 }
 
-TEST(KernelNets, WavePlanHasFullWavesAndTheBusiestSmOfTheTail) {
+TEST(KernelNets, WarpPlanHasFullWavesAndTheBusiestSmOfTheTail) {
   const platform::GpuSpec gpu = h100();
-  WavePlan plan = wave_plan(launch(3000, 256), gpu);  // 8 warps per block, 8 blocks per SM (64 warps)
+  WarpPlan plan = warp_plan(launch(3000, 256), gpu);  // 8 warps per block, 8 blocks per SM (64 warps)
   EXPECT_EQ(plan.warps_per_block, 8u);
-  EXPECT_EQ(plan.blocks_per_sm, 8u);
-  EXPECT_EQ(plan.full_waves, 2u);          // 2 x 1056 blocks
-  EXPECT_EQ(plan.tail_blocks_per_sm, 7u);  // 888 blocks over 132 SMs
+  EXPECT_EQ(plan.waves.blocks_per_sm, 8u);
+  EXPECT_EQ(plan.waves.full_waves, 2u);          // 2 x 1056 blocks
+  EXPECT_EQ(plan.waves.tail_blocks_per_sm, 7u);  // 888 blocks over 132 SMs
   EXPECT_EQ(plan.total_warps(), 24000u);
-  plan = wave_plan(launch(1, 1024), gpu);
-  EXPECT_EQ(plan.full_waves, 0u);
-  EXPECT_EQ(plan.tail_blocks_per_sm, 1u);
-  plan = wave_plan(launch(2112, 256), gpu);
-  EXPECT_EQ(plan.full_waves, 2u);
-  EXPECT_EQ(plan.tail_blocks_per_sm, 0u);
+  EXPECT_EQ(plan.full_wave_warps(), 64u);
+  EXPECT_EQ(plan.tail_wave_warps(), 56u);
+  plan = warp_plan(launch(1, 1024), gpu);
+  EXPECT_EQ(plan.waves.full_waves, 0u);
+  EXPECT_EQ(plan.waves.tail_blocks_per_sm, 1u);
+  plan = warp_plan(launch(2112, 256), gpu);
+  EXPECT_EQ(plan.waves.full_waves, 2u);
+  EXPECT_EQ(plan.waves.tail_blocks_per_sm, 0u);
 }
 
 TEST(KernelNets, BuildGivesEachWarpItsShareOfTheMix) {

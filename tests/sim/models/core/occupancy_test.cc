@@ -64,14 +64,6 @@ TEST(Occupancy, UnsetDimensionsCountAsOne) {
   EXPECT_EQ(threads_per_block(k), 1u);
 }
 
-TEST(Occupancy, WavesRoundUp) {
-  EXPECT_EQ(waves(132, 1, 132), 1u);
-  EXPECT_EQ(waves(133, 1, 132), 2u);
-  EXPECT_EQ(waves(1056, 8, 132), 1u);
-  EXPECT_EQ(waves(1057, 8, 132), 2u);
-  EXPECT_EQ(waves(5, 0, 132), 1u);  // a block that does not fit runs alone
-}
-
 TEST(Occupancy, LimiterNames) {
   EXPECT_EQ(limiter_name(OccupancyLimiter::kBlocks), "blocks");
   EXPECT_EQ(limiter_name(OccupancyLimiter::kWarps), "warps");

@@ -1,30 +1,15 @@
 #pragma once
-// The interface every SM timing model implements, and what it may see of a kernel.
-//
-// The predictive rule (DESIGN.md): a model predicts from the launch configuration, the counters and the GPU spec,
-// never from the kernel's recorded duration. KernelView enforces it: it holds a copy of the launch with its times
-// cleared, so no model can read them.
+// The interface every SM timing model implements: a KernelView (kernel_view.h) and a GpuSpec in, a KernelPrediction
+// out.
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
 
+#include "kernel_view.h"
 #include "platform.pb.h"
-#include "trace.pb.h"
 
 namespace warpsim::models {
-
-class KernelView {
- public:
-  /// A view of `launch` without start_ns/end_ns (both cleared to 0).
-  static KernelView of(const KernelLaunch& launch);
-  const KernelLaunch& launch() const { return launch_; }
-  bool has_counters() const { return launch_.has_counters(); }
-
- private:
-  explicit KernelView(KernelLaunch launch) : launch_(std::move(launch)) {}
-  KernelLaunch launch_;
-};
 
 /// What a model predicts for one kernel on one GPU. The replay turns it into SimGrid activities: sm_time_s as work on
 /// the GPU's SMs and the bytes as transfers over the GPU's L2, DRAM, NVLink and PCIe resources, all in parallel, so the
@@ -42,9 +27,9 @@ struct KernelPrediction {
   uint64_t sysmem_bytes = 0;     // host memory accessed directly (zero-copy over PCIe)
   uint32_t blocks_per_sm = 0;    // resident blocks per SM (occupancy limit)
   uint32_t waves = 0;
-  double theoretical_occupancy = 0;    // resident warps / max warps per SM, 0..1
+  double theoretical_occupancy = 0;         // resident warps / max warps per SM, 0..1
   bool estimated_without_counters = false;  // no counters: launch-configuration-only estimate (see the model's doc)
-  std::string limiter;           // what bounds sm_time_s, e.g. "fma pipe", "issue", "l1 bandwidth"
+  std::string limiter;                      // what bounds sm_time_s, e.g. "fma pipe", "issue", "l1 bandwidth"
 };
 
 class KernelModel {

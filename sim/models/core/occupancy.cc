@@ -83,9 +83,4 @@ Occupancy occupancy(const KernelLaunch& launch, const platform::SmSpec& sm) {
   return Occupancy{blocks, static_cast<uint32_t>(warps_per_block), smallest->second, occupancy};
 }
 
-uint64_t waves(uint64_t blocks, uint32_t blocks_per_sm, uint32_t sm_count) {
-  const uint64_t per_wave = uint64_t{std::max<uint32_t>(blocks_per_sm, 1)} * std::max<uint32_t>(sm_count, 1);
-  return ceil_div(blocks, per_wave);
-}
-
 }  // namespace warpsim::models

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 
+#include "numeric.h"
+
 namespace warpsim::models {
 namespace {
 
 // Thread instructions of a 32-lane class become warp instructions at full warps: a lower bound under divergence.
 constexpr double kThreadsPerWarp = 32;
-
-double as_double(uint64_t v) { return static_cast<double>(v); }
 
 PipeWork pipe_work(const KernelCounters& c) {
   const PipeInstructions& p = c.pipes();

@@ -1,4 +1,4 @@
-#include "kernel_model.h"
+#include "kernel_view.h"
 
 namespace warpsim::models {
 

@@ -3,17 +3,20 @@
 #include <algorithm>
 #include <string>
 
+#include "gpu_rates.h"
+#include "wave_plan.h"
+
 namespace warpsim::models {
 
 KernelPrediction shaped_prediction(const KernelLaunch& launch, const Occupancy& occupancy,
                                    const platform::GpuSpec& gpu) {
-  const uint64_t blocks = grid_blocks(launch);
+  const WavePlan plan = wave_plan(launch, occupancy, gpu);
   KernelPrediction p;
-  p.blocks_per_sm = std::max<uint32_t>(occupancy.blocks_per_sm, 1);
-  p.waves = static_cast<uint32_t>(waves(blocks, p.blocks_per_sm, gpu.sm_count()));
+  p.blocks_per_sm = plan.blocks_per_sm;
+  p.waves = static_cast<uint32_t>(plan.waves());
   p.theoretical_occupancy = occupancy.theoretical;
-  p.sms_used = static_cast<uint32_t>(std::min<uint64_t>(gpu.sm_count(), blocks));
-  p.launch_overhead_s = gpu.kernel_launch_overhead_us() * 1e-6;
+  p.sms_used = static_cast<uint32_t>(std::min<uint64_t>(gpu.sm_count(), plan.blocks));
+  p.launch_overhead_s = GpuRates::of(gpu).launch_overhead_s;
   return p;
 }
 
@@ -31,7 +34,8 @@ double no_counters_cycles(KernelPrediction& prediction, const platform::GpuSpec&
 }
 
 void mark_does_not_fit(KernelPrediction& prediction, const Occupancy& occupancy) {
-  if (occupancy.blocks_per_sm == 0) prediction.limiter = "does not fit: " + std::string(limiter_name(occupancy.limiter));
+  if (occupancy.blocks_per_sm == 0)
+    prediction.limiter = "does not fit: " + std::string(limiter_name(occupancy.limiter));
 }
 
 }  // namespace warpsim::models

@@ -4,6 +4,7 @@
 // to seconds. One place, so that the models differ only in how they time a wave.
 #include <cstdint>
 
+#include "gpu_rates.h"
 #include "kernel_model.h"
 #include "kernel_work.h"
 #include "occupancy.h"
@@ -27,7 +28,7 @@ void mark_does_not_fit(KernelPrediction& prediction, const Occupancy& occupancy)
 
 /// SM cycles at the GPU's clock, in seconds.
 inline double cycles_to_seconds(double cycles, const platform::GpuSpec& gpu) {
-  return gpu.sm_clock_mhz() > 0 ? cycles / (gpu.sm_clock_mhz() * 1e6) : 0;
+  return gpu.sm_clock_mhz() > 0 ? cycles / GpuRates::of(gpu).clock_hz : 0;
 }
 
 }  // namespace warpsim::models

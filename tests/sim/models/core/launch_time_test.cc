@@ -5,7 +5,7 @@
 
 #include "test_gpu.h"
 
-namespace warpsim::models::wave {
+namespace warpsim::models {
 namespace {
 
 platform::GpuSpec with_fits() {
@@ -48,4 +48,4 @@ TEST(WaveLaunchTime, OutsideTheFitsTakesTheNearest) {
 }
 
 }  // namespace
-}  // namespace warpsim::models::wave
+}  // namespace warpsim::models

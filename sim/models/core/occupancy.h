@@ -1,6 +1,7 @@
 #pragma once
 // How many blocks of a kernel one SM holds at once, and what stops it holding more: the CUDA occupancy calculator's
-// rules (per-warp register allocation, per-block shared memory allocation with the driver's reservation).
+// rules (per-warp register allocation, per-block shared memory allocation with the driver's reservation). How the
+// grid then falls into waves: wave_plan.h.
 #include <cstdint>
 #include <string_view>
 
@@ -28,8 +29,5 @@ uint64_t grid_blocks(const KernelLaunch& launch);
 
 /// Resident blocks per SM for `launch` on an SM described by `sm`.
 Occupancy occupancy(const KernelLaunch& launch, const platform::SmSpec& sm);
-
-/// Waves the grid needs: ceil(blocks / (blocks_per_sm * sm_count)); blocks_per_sm 0 counts as 1.
-uint64_t waves(uint64_t blocks, uint32_t blocks_per_sm, uint32_t sm_count);
 
 }  // namespace warpsim::models

@@ -38,6 +38,9 @@ struct KernelWork {
 /// Bytes in one L2 sector: the aperture counters count sectors.
 inline constexpr uint64_t kSectorBytes = 32;
 
+/// Sectors of a coalesced warp request, 32 threads x 4 bytes to consecutive addresses: one 128-byte line.
+inline constexpr double kSectorsPerCoalescedRequest = 4;
+
 KernelWork kernel_work(const KernelCounters& counters);
 
 }  // namespace warpsim::models

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "gpu_rates.h"
+
 namespace warpsim::models {
 namespace {
 
@@ -29,7 +31,7 @@ LaunchLine line_for(const google::protobuf::RepeatedPtrField<platform::LaunchFit
 }  // namespace
 
 LaunchTime launch_time(const platform::GpuSpec& gpu, uint32_t block_warps, uint64_t grid_blocks) {
-  if (gpu.launch_fits().empty()) return {gpu.kernel_launch_overhead_us() * 1e-6, false};
+  if (gpu.launch_fits().empty()) return {GpuRates::of(gpu).launch_overhead_s, false};
   const LaunchLine line = line_for(gpu.launch_fits(), block_warps);
   const double ns = line.x0_ns + static_cast<double>(grid_blocks) * line.x1_ns;
   return {std::max(0.0, ns) * 1e-9, true};

@@ -1,9 +1,9 @@
 #include "tensor_work.h"
 
+#include "numeric.h"
+
 namespace warpsim::models {
 namespace {
-
-double as_double(uint64_t v) { return static_cast<double>(v); }
 
 // The type's rate, or the FP16 rate where the spec has none for it.
 double rate_or_fp16(double rate, double fp16_rate) { return rate > 0 ? rate : fp16_rate; }

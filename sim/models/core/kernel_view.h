@@ -1,0 +1,25 @@
+#pragma once
+// What a model may see of one kernel launch.
+//
+// The predictive rule (DESIGN.md): a model predicts from the launch configuration, the counters and the GPU spec,
+// never from the kernel's recorded duration. KernelView enforces it: it holds a copy of the launch with its times
+// cleared, so no model can read them.
+#include <utility>
+
+#include "trace.pb.h"
+
+namespace warpsim::models {
+
+class KernelView {
+ public:
+  /// A view of `launch` without start_ns/end_ns (both cleared to 0).
+  static KernelView of(const KernelLaunch& launch);
+  const KernelLaunch& launch() const { return launch_; }
+  bool has_counters() const { return launch_.has_counters(); }
+
+ private:
+  explicit KernelView(KernelLaunch launch) : launch_(std::move(launch)) {}
+  KernelLaunch launch_;
+};
+
+}  // namespace warpsim::models
