@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <utility>
 
-namespace warpsim::tracer {
+namespace warpsim::trace {
 namespace {
 
 using Key = std::uint32_t;
@@ -239,4 +239,4 @@ std::vector<std::size_t> align_sequences(std::span<const std::uint32_t> a, std::
   return Aligner(a, b).run();
 }
 
-}  // namespace warpsim::tracer
+}  // namespace warpsim::trace

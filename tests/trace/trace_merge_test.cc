@@ -7,7 +7,7 @@
 #include "trace_merge.h"
 #include "trace_reader.h"
 
-namespace warpsim::tracer {
+namespace warpsim::trace {
 namespace {
 
 using ::testing::HasSubstr;
@@ -356,4 +356,4 @@ TEST_F(AlignedMergeFixture, FewerThanHalfMatchedIsAnotherProgram) {
 }
 
 }  // namespace
-}  // namespace warpsim::tracer
+}  // namespace warpsim::trace

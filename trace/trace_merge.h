@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace warpsim::tracer {
+namespace warpsim::trace {
 
 /// A kernel of one run that the alignment paired with none of the other.
 struct UnmatchedKernel {
@@ -50,4 +50,4 @@ MergeSummary merge_counters(const std::filesystem::path& timeline,
                             const std::vector<std::filesystem::path>& counter_traces,
                             const std::filesystem::path& output);
 
-}  // namespace warpsim::tracer
+}  // namespace warpsim::trace

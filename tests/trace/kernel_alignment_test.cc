@@ -9,7 +9,7 @@
 
 #include "kernel_alignment.h"
 
-namespace warpsim::tracer {
+namespace warpsim::trace {
 namespace {
 
 using Keys = std::vector<std::uint32_t>;
@@ -132,4 +132,4 @@ TEST(KernelAlignment, DifferentProgramsPairNothing) {
 }
 
 }  // namespace
-}  // namespace warpsim::tracer
+}  // namespace warpsim::trace

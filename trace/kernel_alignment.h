@@ -21,7 +21,7 @@
 #include <span>
 #include <vector>
 
-namespace warpsim::tracer {
+namespace warpsim::trace {
 
 inline constexpr std::size_t kUnpaired = std::numeric_limits<std::size_t>::max();
 
@@ -32,4 +32,4 @@ inline constexpr std::int64_t kEditBudget = 2048;
 /// keys and pairs keep the order of both sequences. A substitution (`x` in `a` where `b` has `y`) leaves both unpaired.
 std::vector<std::size_t> align_sequences(std::span<const std::uint32_t> a, std::span<const std::uint32_t> b);
 
-}  // namespace warpsim::tracer
+}  // namespace warpsim::trace

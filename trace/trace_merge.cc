@@ -12,7 +12,7 @@
 #include "trace_reader.h"
 #include "trace_writer.h"
 
-namespace warpsim::tracer {
+namespace warpsim::trace {
 namespace {
 
 struct Launch {
@@ -195,4 +195,4 @@ MergeSummary merge_counters(const std::filesystem::path& timeline,
   return summary;
 }
 
-}  // namespace warpsim::tracer
+}  // namespace warpsim::trace
