@@ -20,17 +20,17 @@
 #include <stdexcept>
 #include <string>
 
-#include "activity_buffers.h"
-#include "counters_mode.h"
-#include "crash_report.h"
-#include "counters_store.h"
-#include "range_profiler.h"
-#include "driver_devices.h"
-#include "periodic_flusher.h"
-#include "process_info.h"
-#include "record_builder.h"
-#include "sass_summary.h"
-#include "trace_sink.h"
+#include "counters/counters_mode.h"
+#include "counters/counters_store.h"
+#include "counters/range_profiler.h"
+#include "counters/sass_summary.h"
+#include "cupti/activity_buffers.h"
+#include "cupti/crash_report.h"
+#include "cupti/driver_devices.h"
+#include "cupti/periodic_flusher.h"
+#include "cupti/process_info.h"
+#include "sink/record_builder.h"
+#include "sink/trace_sink.h"
 #include "tracer_config.h"
 
 namespace warpsim::tracer {

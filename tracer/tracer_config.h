@@ -21,7 +21,7 @@
 #include <optional>
 #include <string>
 
-#include "counter_metrics.h"
+#include "counters/counter_metrics.h"
 
 namespace warpsim::tracer {
 

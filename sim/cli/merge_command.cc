@@ -19,7 +19,7 @@ struct MergeOptions {
 
 // "N in WHERE (first: NAME at device D #I, ...)": a few names, since mangled template names run long.
 void print_unmatched(std::ostream& out, std::uint64_t count, const char* where,
-                     const std::vector<tracer::UnmatchedKernel>& examples) {
+                     const std::vector<trace::UnmatchedKernel>& examples) {
   constexpr std::size_t kShown = 3;
   out << count << " in " << where;
   for (std::size_t i = 0; i < examples.size() && i < kShown; ++i)
@@ -30,7 +30,7 @@ void print_unmatched(std::ostream& out, std::uint64_t count, const char* where,
 
 // One line per counters trace whose launches did not all find a partner (another kernel chosen by a library, a loop
 // that ran once more): the kernels that kept no counters from it.
-void print_match(std::ostream& out, const tracer::CountersMatch& match) {
+void print_match(std::ostream& out, const trace::CountersMatch& match) {
   if (match.unmatched_in_timeline == 0 && match.unmatched_here == 0) return;
   out << match.trace.string() << ": matched " << match.matched << " of " << match.timeline_kernels
       << " timeline kernels; unmatched: ";
@@ -42,11 +42,11 @@ void print_match(std::ostream& out, const tracer::CountersMatch& match) {
 
 void run_merge(const MergeOptions& options) {
   const std::vector<std::filesystem::path> counters(options.counters.begin(), options.counters.end());
-  const tracer::MergeSummary summary = tracer::merge_counters(options.timeline, counters, options.output);
+  const trace::MergeSummary summary = trace::merge_counters(options.timeline, counters, options.output);
   if (!summary.truncation_warning.empty()) std::cerr << "warning: " << summary.truncation_warning << '\n';
   std::cout << options.output << ": " << summary.kernels << " kernels, " << summary.kernels_with_counters
             << " with counters\n";
-  for (const tracer::CountersMatch& match : summary.counters) print_match(std::cout, match);
+  for (const trace::CountersMatch& match : summary.counters) print_match(std::cout, match);
 }
 
 }  // namespace

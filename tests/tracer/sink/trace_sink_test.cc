@@ -1,0 +1,233 @@
+// The sink turns batches of CUPTI-like records into a trace file that the reader accepts.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "sample_trace.h"
+#include "sink/trace_sink.h"
+#include "trace_reader.h"
+
+namespace warpsim::tracer {
+namespace {
+
+using ::testing::HasSubstr;
+
+struct Captured {
+  std::vector<std::string> warnings;
+  std::function<void(const std::string&)> sink() {
+    return [this](const std::string& m) { warnings.push_back(m); };
+  }
+};
+
+DeviceActivity device(std::uint32_t id) {
+  DeviceActivity d;
+  d.id = id;
+  d.name = "NVIDIA H100 80GB HBM3";
+  d.uuid[15] = static_cast<std::uint8_t>(id + 1);
+  d.multiprocessors = 132;
+  return d;
+}
+
+KernelActivity kernel(std::uint32_t device_id, std::uint64_t start, const char* name = "_Z1kv") {
+  KernelActivity k;
+  k.device_id = device_id;
+  k.stream_id = 7;
+  k.name = name;
+  k.grid = {132, 1, 1};
+  k.block = {128, 1, 1};
+  k.start = start;
+  k.end = start + 100;
+  return k;
+}
+
+TraceHeader base_header() {
+  TraceHeader h;
+  h.set_tool_version("test");
+  h.set_mode(CAPTURE_MODE_TIMELINE);
+  return h;
+}
+
+std::vector<Event> read_events(const std::string& path, std::optional<Truncation>* truncation = nullptr,
+                               TraceHeader* header = nullptr) {
+  TraceReader reader(path);
+  std::vector<Event> events;
+  Event event;
+  while (reader.next(event)) events.push_back(event);
+  if (truncation) *truncation = reader.truncation();
+  if (header) *header = reader.header();
+  return events;
+}
+
+TEST(TraceSink, WritesATraceTheReaderAccepts) {
+  const auto path = (testing::fresh_temp_dir() / "t.wstrace").string();
+  Captured log;
+  TraceSink sink(path, base_header(), log.sink());
+  sink.note_context(1, 0);
+  MarkerActivity start;
+  start.phase = MarkerActivity::Phase::kStart;
+  start.id = 3;
+  start.name = "step";
+  MarkerActivity end = start;
+  end.phase = MarkerActivity::Phase::kEnd;
+  end.timestamp = 500;
+  SyncActivity sync;
+  sync.type = 3;  // STREAM_SYNCHRONIZE
+  sync.context_id = 1;
+  sync.stream_id = 7;
+  sink.consume({device(0), device(1), start, kernel(0, 10), kernel(1, 20), sync, end});
+  sink.close();
+
+  TraceHeader header;
+  std::optional<Truncation> truncation;
+  const auto events = read_events(path, &truncation, &header);
+  EXPECT_FALSE(truncation.has_value());
+  ASSERT_EQ(header.devices_size(), 2);
+  EXPECT_EQ(header.devices(1).sm_count(), 132u);
+  ASSERT_EQ(events.size(), 4u);
+  EXPECT_EQ(events[0].kernel().device_id(), 0u);
+  EXPECT_EQ(events[1].kernel().device_id(), 1u);
+  EXPECT_EQ(events[2].sync().device_id(), 0u) << "resolved from its context";
+  EXPECT_EQ(events[3].marker().name(), "step");
+  EXPECT_TRUE(log.warnings.empty());
+}
+
+TEST(TraceSink, EveryBatchIsOnDiskBeforeTheNextArrives) {
+  const auto path = (testing::fresh_temp_dir() / "t.wstrace").string();
+  Captured log;
+  TraceSink sink(path, base_header(), log.sink());
+  sink.consume({device(0), kernel(0, 10)});
+  sink.consume({kernel(0, 200)});
+  // The process could be killed now: the file holds both batches and reads as truncated.
+  std::optional<Truncation> truncation;
+  EXPECT_EQ(read_events(path, &truncation).size(), 2u);
+  EXPECT_TRUE(truncation.has_value());
+}
+
+TEST(TraceSink, SkipsWhatTheTraceCannotHoldAndSaysSoOnce) {
+  const auto path = (testing::fresh_temp_dir() / "t.wstrace").string();
+  Captured log;
+  TraceSink sink(path, base_header(), log.sink());
+  SyncActivity unknown_context;
+  unknown_context.type = 3;
+  unknown_context.context_id = 99;
+  sink.consume({device(0), kernel(0, 10), kernel(5, 20), kernel(6, 30), unknown_context, kernel(0, 40)});
+  sink.close();
+  EXPECT_EQ(read_events(path).size(), 2u);
+  EXPECT_EQ(sink.records_skipped(), 3u);
+  ASSERT_EQ(log.warnings.size(), 1u);
+  EXPECT_THAT(log.warnings[0], HasSubstr("context never seen"));
+}
+
+TEST(TraceSink, NothingRecordedStillLeavesAHeaderOnlyTrace) {
+  const auto path = (testing::fresh_temp_dir() / "t.wstrace").string();
+  Captured log;
+  TraceSink sink(path, base_header(), log.sink());
+  DriverDeviceInfo info;
+  info.ordinal = 0;
+  info.name = "NVIDIA H200";
+  sink.add_driver_info(info);
+  sink.close();
+  sink.close();
+  TraceHeader header;
+  EXPECT_TRUE(read_events(path, nullptr, &header).empty());
+  EXPECT_EQ(header.devices(0).name(), "NVIDIA H200");
+}
+
+TEST(TraceSink, WriteFailureWarnsOnceAndNeverThrows) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  Captured log;
+  TraceSink sink("/dev/full", base_header(), log.sink());
+  EXPECT_NO_THROW(sink.consume({device(0), kernel(0, 10)}));
+  EXPECT_NO_THROW(sink.consume({kernel(0, 20)}));
+  EXPECT_NO_THROW(sink.close());
+  ASSERT_EQ(log.warnings.size(), 1u);
+  EXPECT_THAT(log.warnings[0], HasSubstr("tracing stopped"));
+}
+
+TEST(TraceSink, UnwritablePathWarnsAndNeverThrows) {
+  Captured log;
+  TraceSink sink("/no/such/dir/t.wstrace", base_header(), log.sink());
+  EXPECT_NO_THROW(sink.consume({device(0), kernel(0, 10)}));
+  EXPECT_NO_THROW(sink.close());
+  ASSERT_EQ(log.warnings.size(), 1u);
+  EXPECT_THAT(log.warnings[0], HasSubstr("cannot create"));
+}
+
+TEST(TraceSink, KernelHookSeesEveryKernel) {
+  const auto path = (testing::fresh_temp_dir() / "t.wstrace").string();
+  Captured log;
+  TraceSink sink(path, base_header(), log.sink());
+  sink.set_kernel_hook([](Event& event) {
+    event.mutable_kernel()->mutable_counters()->mutable_warp_instructions()->set_total(42);
+  });
+  sink.consume({device(0), kernel(0, 10)});
+  sink.close();
+  EXPECT_EQ(read_events(path).at(0).kernel().counters().warp_instructions().total(), 42u);
+}
+
+ApiActivity api_call(std::uint32_t thread, std::uint32_t correlation, std::uint64_t start) {
+  ApiActivity a;
+  a.name = "cudaLaunchKernel_v7000";
+  a.callback_id = 211;
+  a.start = start;
+  a.end = start + 5;
+  a.process_id = 100;
+  a.thread_id = thread;
+  a.correlation_id = correlation;
+  return a;
+}
+
+TEST(TraceSink, ApiCallsComeWithTheirThreadNamedOnceAndStreamsWithTheirKind) {
+  const auto path = (testing::fresh_temp_dir() / "t.wstrace").string();
+  Captured log;
+  TraceSink sink(path, base_header(), log.sink());
+  std::vector<std::uint64_t> asked;
+  sink.set_thread_namer([&asked](std::uint32_t, std::uint64_t tid) -> std::optional<std::string> {
+    asked.push_back(tid);
+    if (tid == 2) return std::nullopt;  // ended before the tracer asked
+    return "worker-" + std::to_string(tid);
+  });
+  sink.note_context(1, 0);
+  StreamActivity legacy;
+  legacy.context_id = 1;
+  legacy.stream_id = 7;
+  legacy.flag = 3;  // CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL
+  StreamActivity unknown = legacy;
+  unknown.flag = 0;
+  sink.consume({device(0), api_call(1, 10, 100), api_call(2, 11, 110), api_call(1, 12, 120), legacy, unknown});
+  sink.close();
+
+  std::vector<Event> events = read_events(path);
+  ASSERT_EQ(events.size(), 6u);  // 2 threads, 3 calls, 1 stream (the unknown kind is skipped)
+  EXPECT_EQ(asked, (std::vector<std::uint64_t>{1, 2}));
+  EXPECT_TRUE(events[0].has_host_thread());
+  EXPECT_EQ(events[0].host_thread().name(), "worker-1");
+  EXPECT_EQ(events[1].api_call().correlation_id(), 10u);
+  EXPECT_EQ(events[1].api_call().domain(), ApiCall::RUNTIME);
+  EXPECT_EQ(events[1].api_call().thread_id(), 1u);
+  EXPECT_FALSE(events[2].host_thread().has_name());
+  EXPECT_EQ(events[5].stream().kind(), Stream::LEGACY_DEFAULT);
+  EXPECT_EQ(events[5].stream().device_id(), 0u);
+  EXPECT_EQ(sink.records_skipped(), 1u);
+}
+
+TEST(TraceSink, CopiesAndMemsetsKeepWhetherAnAsyncCallIssuedThem) {
+  const auto path = (testing::fresh_temp_dir() / "t.wstrace").string();
+  Captured log;
+  TraceSink sink(path, base_header(), log.sink());
+  CopyActivity copy;
+  copy.copy_kind = 1;  // HtoD
+  copy.bytes = 4;
+  copy.asynchronous = true;
+  MemsetActivity memset;
+  memset.bytes = 4;
+  sink.consume({device(0), copy, memset});
+  sink.close();
+  const std::vector<Event> events = read_events(path);
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_TRUE(events[0].memcpy().asynchronous());
+  ASSERT_TRUE(events[1].memset().has_asynchronous());
+  EXPECT_FALSE(events[1].memset().asynchronous());
+}
+
+}  // namespace
+}  // namespace warpsim::tracer

@@ -1,0 +1,133 @@
+#include "counters/counter_metrics.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace warpsim::tracer {
+namespace {
+
+using Setter = void (*)(KernelCounters&, double);
+
+std::uint64_t as_count(double value) { return value <= 0 ? 0 : static_cast<std::uint64_t>(std::llround(value)); }
+
+// CUPTI metric -> KernelCounters field. The macros keep each line to the one fact it states.
+#define THREAD(op, field) \
+  {"smsp__sass_thread_inst_executed_op_" op "_pred_on.sum", \
+   [](KernelCounters& c, double v) { c.mutable_thread_instructions()->set_##field(as_count(v)); }}
+#define WARP(op, field) \
+  {"smsp__sass_inst_executed_op_" op ".sum", \
+   [](KernelCounters& c, double v) { c.mutable_warp_instructions()->set_##field(as_count(v)); }}
+#define PIPE(pipe, field) \
+  {"smsp__inst_executed_pipe_" pipe ".sum", [](KernelCounters& c, double v) { c.mutable_pipes()->set_##field(as_count(v)); }}
+#define MEMORY(metric, field) \
+  {metric, [](KernelCounters& c, double v) { c.mutable_memory()->set_##field(as_count(v)); }}
+#define MEMORY_PCT(metric, field) {metric, [](KernelCounters& c, double v) { c.mutable_memory()->set_##field(v); }}
+#define TENSOR(src, field) \
+  {"sm__ops_path_tensor_src_" src ".sum", \
+   [](KernelCounters& c, double v) { c.mutable_tensor_ops()->set_##field(as_count(v)); }}
+
+struct Metric {
+  const char* name;
+  Setter set;
+};
+
+const std::vector<Metric>& core_metrics() {
+  static const std::vector<Metric> metrics = {
+      THREAD("fp32", fp32), THREAD("fp64", fp64), THREAD("fp16", fp16), THREAD("integer", integer),
+      THREAD("bit", bit), THREAD("control", control), THREAD("conversion", conversion), THREAD("memory", memory),
+      THREAD("misc", misc), THREAD("uniform", uniform), THREAD("inter_thread_communication", inter_thread_communication),
+      THREAD("fadd", fadd), THREAD("fmul", fmul), THREAD("ffma", ffma), THREAD("dadd", dadd), THREAD("dmul", dmul),
+      THREAD("dfma", dfma), THREAD("hadd", hadd), THREAD("hmul", hmul), THREAD("hfma", hfma),
+      {"smsp__inst_executed.sum",
+       [](KernelCounters& c, double v) { c.mutable_warp_instructions()->set_total(as_count(v)); }},
+      WARP("global_ld", global_ld), WARP("global_st", global_st), WARP("global_atom", global_atom),
+      WARP("global_red", global_red), WARP("shared_ld", shared_ld), WARP("shared_st", shared_st),
+      WARP("shared_atom", shared_atom), WARP("local_ld", local_ld), WARP("local_st", local_st),
+      WARP("branch", branch), WARP("ldgsts", ldgsts), WARP("ldsm", ldsm), WARP("tma", tma),
+      PIPE("fma", fma), PIPE("alu", alu), PIPE("fp64", fp64), PIPE("lsu", lsu), PIPE("xu", xu), PIPE("cbu", cbu),
+      PIPE("tensor", tensor), PIPE("uniform", uniform), PIPE("tma", tma), PIPE("tensor_op_hmma", tensor_hmma),
+      PIPE("tensor_op_imma", tensor_imma), PIPE("tensor_op_dmma", tensor_dmma), PIPE("tensor_op_gmma", tensor_gmma),
+      MEMORY("l1tex__t_bytes.sum", l1_bytes), MEMORY("l1tex__t_sectors.sum", l1_sectors),
+      MEMORY_PCT("l1tex__t_sector_hit_rate.pct", l1_hit_rate_pct),
+      MEMORY("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", shared_wavefronts),
+      MEMORY("lts__t_bytes.sum", l2_bytes), MEMORY("lts__t_sectors_op_read.sum", l2_read_sectors),
+      MEMORY("lts__t_sectors_op_write.sum", l2_write_sectors),
+      MEMORY_PCT("lts__t_sector_hit_rate.pct", l2_hit_rate_pct),
+      MEMORY("lts__t_sectors_aperture_device.sum", l2_device_sectors),
+      MEMORY("lts__t_sectors_aperture_peer.sum", l2_peer_sectors),
+      MEMORY("lts__t_sectors_aperture_sysmem.sum", l2_sysmem_sectors),
+      MEMORY("dram__bytes_read.sum", dram_read_bytes), MEMORY("dram__bytes_write.sum", dram_write_bytes),
+      {"sm__warps_active.avg.pct_of_peak_sustained_active",
+       [](KernelCounters& c, double v) { c.set_achieved_occupancy_pct(v); }},
+      {"sm__ctas_launched.sum", [](KernelCounters& c, double v) { c.set_ctas_launched(as_count(v)); }},
+  };
+  return metrics;
+}
+
+const std::vector<Metric>& link_metrics() {
+  static const std::vector<Metric> metrics = {
+      MEMORY("nvlrx__bytes.sum", nvlink_rx_bytes), MEMORY("nvltx__bytes.sum", nvlink_tx_bytes),
+      MEMORY("pcie__read_bytes.sum", pcie_read_bytes), MEMORY("pcie__write_bytes.sum", pcie_write_bytes)};
+  return metrics;
+}
+
+const std::vector<Metric>& tensor_metrics() {
+  static const std::vector<Metric> metrics = {TENSOR("fp16", fp16), TENSOR("bf16_dst_fp32", bf16),
+                                              TENSOR("tf32_dst_fp32", tf32), TENSOR("fp8", fp8),
+                                              TENSOR("int8", int8),          TENSOR("fp64", fp64)};
+  return metrics;
+}
+
+const std::vector<Metric>& group_metrics(MetricGroup group) {
+  switch (group) {
+    case MetricGroup::kLinks: return link_metrics();
+    case MetricGroup::kTensor: return tensor_metrics();
+    case MetricGroup::kCore: break;
+  }
+  return core_metrics();
+}
+
+#undef THREAD
+#undef WARP
+#undef PIPE
+#undef MEMORY
+#undef MEMORY_PCT
+#undef TENSOR
+
+const std::unordered_map<std::string_view, Setter>& setters() {
+  static const auto table = [] {
+    std::unordered_map<std::string_view, Setter> t;
+    for (const auto* group : {&core_metrics(), &link_metrics(), &tensor_metrics()})
+      for (const Metric& m : *group) t.emplace(m.name, m.set);
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+
+std::vector<std::string> metric_names(MetricGroup group) {
+  std::vector<std::string> names;
+  for (const Metric& m : group_metrics(group)) names.emplace_back(m.name);
+  return names;
+}
+
+void set_counter(KernelCounters& counters, std::string_view metric, double value) {
+  if (const auto it = setters().find(metric); it != setters().end()) {
+    it->second(counters, value);
+    return;
+  }
+  (*counters.mutable_extra_metrics())[std::string(metric)] = value;
+}
+
+std::string base_metric(std::string_view metric) { return std::string(metric.substr(0, metric.find('.'))); }
+
+MetricGroup parse_metric_group(std::string_view text) {
+  if (text == "core") return MetricGroup::kCore;
+  if (text == "links") return MetricGroup::kLinks;
+  if (text == "tensor") return MetricGroup::kTensor;
+  throw std::invalid_argument("metric group '" + std::string(text) + "': use core, links or tensor");
+}
+
+}  // namespace warpsim::tracer

@@ -1,0 +1,212 @@
+#include "counters/sass_summary.h"
+
+#include <elf.h>
+
+#include <array>
+#include <bit>
+#include <cstring>
+#include <string_view>
+#include <utility>
+
+namespace warpsim::tracer {
+namespace {
+
+// The ELF structs are copied out of the buffer as they lie: that reads a little-endian file right only on a
+// little-endian host (every host the tracer runs on).
+static_assert(std::endian::native == std::endian::little, "summarize_cubin reads little-endian ELF fields natively");
+
+// Volta and later: every SASS instruction is 128 bits, and its top 23 bits (bits 105..127, so bits 41..63 of the
+// high 64-bit word) are the control code the compiler sets for the warp scheduler (layout as in CuAssembler's
+// CuSMVersion.splitControlCodes_7x_8x; checked on nvcc 13.0 cubins for sm_75 to sm_121):
+//   stall [0,4) cycles to wait before the warp issues its next instruction
+//   yield [4], read barrier [8,11): not used here
+//   write barrier [5,8) the scoreboard (0-5) a variable-latency instruction releases once its result is written
+//                       (7: none)
+//   wait mask [11,17) bit b: wait until scoreboard b is released before issuing
+constexpr std::size_t kInstructionBytes = 16;
+constexpr std::size_t kHighWordOffset = 8;
+constexpr unsigned kControlShift = 41;
+constexpr std::uint64_t kStallMask = 0xf;
+constexpr unsigned kWriteBarrierShift = 5;
+constexpr std::uint64_t kBarrierMask = 0x7;
+constexpr std::uint32_t kNoBarrier = 7;
+constexpr std::size_t kBarrierCodes = kBarrierMask + 1;  // 0-5 scoreboards, 6 unused, 7 none
+constexpr unsigned kWaitMaskShift = 11;
+constexpr std::uint64_t kWaitMaskMask = 0x3f;
+constexpr std::uint32_t kScoreboards = 6;
+
+constexpr std::string_view kFunctionSectionPrefix = ".text.";
+
+// Where a cubin's e_flags keep the SM number (LLVM's BinaryFormat/ELF.h, EF_CUDA_SM and EF_CUDA_SM_MASK): in the low
+// byte under ELF ABI version 7 (ELFABIVERSION_CUDA_V1, older toolkits), in bits 8-15 under later versions (CUDA 13.0
+// writes version 8 for every target, sm_90 included: e_flags 0x06005a04).
+constexpr unsigned char kCudaAbiV1 = 7;
+constexpr std::uint32_t kSmMaskV1 = 0xff;
+constexpr std::uint32_t kSmShiftV2 = 8;
+constexpr std::uint32_t kSmMaskV2 = 0xff;
+constexpr std::uint32_t kFirstVoltaSm = 70;  // Maxwell and Pascal pack 3 instructions and a control word in 32 bytes
+
+// Whether [offset, offset + size) lies inside a buffer of `total` bytes, without overflowing.
+bool fits(std::uint64_t total, std::uint64_t offset, std::uint64_t size) {
+  return offset <= total && size <= total - offset;
+}
+
+template <typename T>
+std::optional<T> read_struct(std::span<const std::byte> bytes, std::uint64_t offset) {
+  if (!fits(bytes.size(), offset, sizeof(T))) return std::nullopt;
+  T value{};
+  std::memcpy(&value, bytes.data() + offset, sizeof(T));
+  return value;
+}
+
+std::optional<Elf64_Ehdr> read_header(std::span<const std::byte> image) {
+  if (!is_elf_image(image)) return std::nullopt;
+  auto header = read_struct<Elf64_Ehdr>(image, 0);
+  if (!header || header->e_ident[EI_CLASS] != ELFCLASS64 || header->e_ident[EI_DATA] != ELFDATA2LSB)
+    return std::nullopt;
+  return header;
+}
+
+// Sections without file contents (NULL, NOBITS such as .nv.shared.*) may name any offset: they are never read.
+bool has_bytes(const Elf64_Shdr& section) { return section.sh_type != SHT_NULL && section.sh_type != SHT_NOBITS; }
+
+// The section headers, with ELF's extended numbering (a count or string-table index too large for the file header
+// lives in section 0) resolved, and the index of the section-name string table.
+struct SectionTable {
+  std::vector<Elf64_Shdr> sections;
+  std::uint64_t names_index = 0;
+};
+
+std::optional<SectionTable> read_section_table(std::span<const std::byte> image, const Elf64_Ehdr& header) {
+  SectionTable table;
+  if (header.e_shoff == 0) return table;  // no sections at all
+  if (header.e_shentsize != sizeof(Elf64_Shdr)) return std::nullopt;
+  const auto first = read_struct<Elf64_Shdr>(image, header.e_shoff);
+  if (!first) return std::nullopt;
+  const std::uint64_t count = header.e_shnum != 0 ? header.e_shnum : first->sh_size;
+  table.names_index = header.e_shstrndx != SHN_XINDEX ? header.e_shstrndx : first->sh_link;
+  if (count > (image.size() - header.e_shoff) / sizeof(Elf64_Shdr)) return std::nullopt;
+  if (table.names_index >= count) return std::nullopt;
+  table.sections.reserve(count);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    auto section = read_struct<Elf64_Shdr>(image, header.e_shoff + i * sizeof(Elf64_Shdr));
+    if (!section) return std::nullopt;
+    if (has_bytes(*section) && !fits(image.size(), section->sh_offset, section->sh_size)) return std::nullopt;
+    table.sections.push_back(*section);
+  }
+  return table;
+}
+
+// A section's name: NUL-terminated inside the string table, or nullopt.
+std::optional<std::string_view> section_name(std::span<const std::byte> image, const Elf64_Shdr& names,
+                                             std::uint32_t offset) {
+  if (!has_bytes(names) || offset >= names.sh_size) return std::nullopt;
+  const char* begin = reinterpret_cast<const char*>(image.data() + names.sh_offset + offset);
+  const auto* end = static_cast<const char*>(std::memchr(begin, '\0', names.sh_size - offset));
+  if (end == nullptr) return std::nullopt;
+  return std::string_view(begin, static_cast<std::size_t>(end - begin));
+}
+
+// The SM number a cubin was compiled for; 0 when the file is not a CUDA ELF.
+std::uint32_t cubin_sm(const Elf64_Ehdr& header) {
+  if (header.e_machine != EM_CUDA) return 0;
+  if (header.e_ident[EI_ABIVERSION] <= kCudaAbiV1) return header.e_flags & kSmMaskV1;
+  return (header.e_flags >> kSmShiftV2) & kSmMaskV2;
+}
+
+struct Control {
+  std::uint32_t stall = 0;
+  std::uint32_t write_barrier = kNoBarrier;
+  std::uint32_t wait_mask = 0;
+};
+
+Control control_of(std::span<const std::byte> instruction) {
+  std::uint64_t high = 0;
+  std::memcpy(&high, instruction.data() + kHighWordOffset, sizeof(high));
+  const std::uint64_t code = high >> kControlShift;
+  return {static_cast<std::uint32_t>(code & kStallMask),
+          static_cast<std::uint32_t>((code >> kWriteBarrierShift) & kBarrierMask),
+          static_cast<std::uint32_t>((code >> kWaitMaskShift) & kWaitMaskMask)};
+}
+
+// One pass from the end of the code: for each scoreboard, the next instruction that waits on it is known when a
+// producer is reached, and prefix sums of the stalls give the cycles in between. Linear in the code size, which
+// matters for libraries with kernels of tens of thousands of instructions and many loads.
+SassFunctionSummary summarize_function(std::string name, std::span<const std::byte> code) {
+  const std::size_t count = code.size() / kInstructionBytes;
+  std::vector<Control> controls(count);
+  for (std::size_t i = 0; i < count; ++i) controls[i] = control_of(code.subspan(i * kInstructionBytes));
+  std::vector<std::uint64_t> stalls_before(count + 1, 0);  // stall cycles of instructions [0, i)
+  for (std::size_t i = 0; i < count; ++i) stalls_before[i + 1] = stalls_before[i] + controls[i].stall;
+
+  SassFunctionSummary summary;
+  summary.name = std::move(name);
+  std::array<std::optional<std::size_t>, kBarrierCodes> next_waiter{};  // codes 6 and 7 are never waited on
+  for (std::size_t i = count; i-- > 0;) {
+    const Control& c = controls[i];
+    if (c.stall > 0) {  // the NOP padding after the end of the function has stall 0
+      ++summary.instructions;
+      summary.stall_cycles += c.stall;
+    }
+    if (c.write_barrier != kNoBarrier) {
+      ++summary.variable_latency;
+      // Looked up before this instruction's own wait mask is taken in: the scan starts after the producer.
+      if (const auto waiter = next_waiter[c.write_barrier])
+        summary.cover_cycles += stalls_before[*waiter] - stalls_before[i];
+      else
+        ++summary.uncovered;
+    }
+    for (std::uint32_t b = 0; b < kScoreboards; ++b)
+      if (((c.wait_mask >> b) & 1u) != 0) next_waiter[b] = i;
+  }
+  return summary;
+}
+
+}  // namespace
+
+bool is_elf_image(std::span<const std::byte> image) {
+  return image.size() >= SELFMAG && std::memcmp(image.data(), ELFMAG, SELFMAG) == 0;
+}
+
+std::optional<std::vector<SassFunctionSummary>> summarize_cubin(std::span<const std::byte> cubin) {
+  const auto header = read_header(cubin);
+  if (!header) return std::nullopt;
+  const auto table = read_section_table(cubin, *header);
+  if (!table) return std::nullopt;
+  std::vector<SassFunctionSummary> functions;
+  if (table->sections.empty()) return functions;
+  const Elf64_Shdr& names = table->sections[table->names_index];
+  const bool volta_or_later = cubin_sm(*header) >= kFirstVoltaSm;
+  for (const Elf64_Shdr& section : table->sections) {
+    const auto name = section_name(cubin, names, section.sh_name);
+    if (!name) return std::nullopt;
+    if (!volta_or_later || section.sh_type != SHT_PROGBITS || !name->starts_with(kFunctionSectionPrefix)) continue;
+    if (section.sh_size % kInstructionBytes != 0) return std::nullopt;
+    const std::string_view function = name->substr(kFunctionSectionPrefix.size());
+    if (function.empty()) continue;
+    functions.push_back(summarize_function(std::string(function), cubin.subspan(section.sh_offset, section.sh_size)));
+  }
+  return functions;
+}
+
+void SassSummaries::add(std::vector<SassFunctionSummary> functions) {
+  const std::lock_guard lock(mutex_);
+  for (SassFunctionSummary& function : functions) {
+    std::string name = function.name;
+    by_name_.insert_or_assign(std::move(name), std::move(function));
+  }
+}
+
+std::optional<SassFunctionSummary> SassSummaries::find(const std::string& name) const {
+  const std::lock_guard lock(mutex_);
+  const auto it = by_name_.find(name);
+  if (it == by_name_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::size_t SassSummaries::size() const {
+  const std::lock_guard lock(mutex_);
+  return by_name_.size();
+}
+
+}  // namespace warpsim::tracer
