@@ -47,7 +47,8 @@ Selector parse_selector(const std::string& text) {
 }
 
 bool matches(const KernelLaunch& kernel, const std::string& name) {
-  return kernel.name().find(name) != std::string::npos || demangle(kernel.name()).find(name) != std::string::npos;
+  return kernel.name().find(name) != std::string::npos ||
+         report::demangle(kernel.name()).find(name) != std::string::npos;
 }
 
 KernelLaunch find_kernel(const std::string& trace, const Selector& selector) {
@@ -92,7 +93,7 @@ void run_export(const PetriExportOptions& options) {
   const platform::GpuSpec& gpu = node.gpus[kernel.device_id()];
   uint32_t warps = 0;
   const petri::Net net = first_wave_net(kernel, gpu, v, warps);
-  const std::string title = demangle(kernel.name()) + " #" + std::to_string(selector.index) +
+  const std::string title = report::demangle(kernel.name()) + " #" + std::to_string(selector.index) +
                             ": one SM of the first wave (" + std::to_string(warps) + " warps), " + options.model +
                             " on " + gpu.name();
   if (options.output.empty()) {

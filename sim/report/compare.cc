@@ -9,7 +9,7 @@
 
 #include "trace_summary.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 TraceOrigin origin_of(const TraceKernels& trace) {
@@ -125,4 +125,4 @@ Comparison compare_traces(const std::filesystem::path& a, const std::filesystem:
   return compare_kernels(read_trace_kernels(a), read_trace_kernels(b));
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::report

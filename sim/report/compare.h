@@ -15,7 +15,7 @@
 #include "kernel_match.h"
 #include "span_attribution.h"
 
-namespace warpsim {
+namespace warpsim::report {
 
 /// Where a trace came from, as compare reports it.
 struct TraceOrigin {
@@ -78,4 +78,4 @@ Comparison compare_kernels(const TraceKernels& a, const TraceKernels& b);
 /// Median of `values` (the mean of the middle two for an even count); 0 for none. Reorders `values`.
 double median(std::vector<double>& values);
 
-}  // namespace warpsim
+}  // namespace warpsim::report

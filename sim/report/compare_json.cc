@@ -2,7 +2,7 @@
 
 #include "kernel_name.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 // Percentages that do not exist (A took 0 ns) print as null rather than a made-up 0.
@@ -78,4 +78,4 @@ nlohmann::json comparison_to_json(const Comparison& c) {
   };
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -6,8 +6,8 @@
 
 #include "compare.h"
 
-namespace warpsim {
+namespace warpsim::report {
 
 nlohmann::json comparison_to_json(const Comparison& comparison);
 
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -10,7 +10,7 @@
 #include "kernel_name.h"
 #include "summary_text.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 constexpr std::size_t kNameWidth = 48;
@@ -109,4 +109,4 @@ std::string comparison_to_text(const Comparison& comparison, std::size_t top) {
   return out;
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::report

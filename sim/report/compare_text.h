@@ -8,9 +8,9 @@
 
 #include "compare.h"
 
-namespace warpsim {
+namespace warpsim::report {
 
 /// The report, listing the `top` kernel names with the longest A time.
 std::string comparison_to_text(const Comparison& comparison, std::size_t top = 15);
 
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <memory>
 
-namespace warpsim {
+namespace warpsim::report {
 
 std::string demangle(const std::string& name) {
   int status = 0;
@@ -14,4 +14,4 @@ std::string demangle(const std::string& name) {
   return status == 0 && readable ? std::string(readable.get()) : name;
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::report

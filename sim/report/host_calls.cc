@@ -4,7 +4,7 @@
 #include <numeric>
 #include <tuple>
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 // Call indices by thread, then start; at equal starts the longer first, so that an enclosing call comes before the
@@ -77,4 +77,4 @@ CallStructure structure_calls(const std::vector<HostCall>& calls) {
   return out;
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace warpsim {
+namespace warpsim::report {
 
 struct HostThreadId {
   std::uint32_t process_id = 0;
@@ -44,4 +44,4 @@ struct CallStructure {
 /// traces could have that) counts as a new top-level call, with no gap before it.
 CallStructure structure_calls(const std::vector<HostCall>& calls);
 
-}  // namespace warpsim
+}  // namespace warpsim::report

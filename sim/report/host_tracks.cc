@@ -4,7 +4,7 @@
 
 #include <utility>
 
-namespace warpsim {
+namespace warpsim::report {
 
 std::uint64_t gpu_correlation_id(const Event& event) {
   switch (event.kind_case()) {
@@ -71,8 +71,7 @@ std::string HostTracks::thread_name(std::uint32_t process_id, std::uint64_t thre
 
 std::string HostTracks::track_name(const TraceHeader& header, const TrackKey& key) const {
   if (key.group == TrackGroup::kApiThread) return thread_name(api_thread_process(key.id), api_thread_thread(key.id));
-  if (key.group != TrackGroup::kHostThread || key.id == 0 || processes_.empty())
-    return warpsim::track_name(header, key);
+  if (key.group != TrackGroup::kHostThread || key.id == 0 || processes_.empty()) return report::track_name(header, key);
   // Markers name no process: the first thread of that id will do (thread ids are unique on one host).
   for (const auto& [thread, name] : names_)
     if (thread.thread_id == key.id) return name + " NVTX";
@@ -95,4 +94,4 @@ std::optional<std::uint64_t> FlowCursor::into(std::uint64_t correlation_id) {
   return found->second.first_id + arrived_[correlation_id]++;
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::report

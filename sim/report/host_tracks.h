@@ -19,7 +19,7 @@
 #include "timeline_tracks.h"
 #include "trace.pb.h"
 
-namespace warpsim {
+namespace warpsim::report {
 
 /// A "host work" slice: the thread computes between two API calls.
 struct HostWork {
@@ -90,4 +90,4 @@ class FlowCursor {
   std::unordered_map<std::uint64_t, std::uint32_t> arrived_;  // per correlation id: arrows handed out
 };
 
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -9,7 +9,7 @@
 #include "kernel_name.h"
 #include "trace_reader.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 // Accumulates one trace's kernels, span and its attribution while the reader streams its events.
@@ -128,4 +128,4 @@ std::vector<KernelPair> match_kernels(const TraceKernels& a, const TraceKernels&
   return pairs;
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -18,7 +18,7 @@
 #include "span_attribution.h"
 #include "trace.pb.h"
 
-namespace warpsim {
+namespace warpsim::report {
 
 struct StreamKey {
   std::uint32_t device = 0;
@@ -72,4 +72,4 @@ class KernelMismatch : public std::runtime_error {
 /// the first stream whose kernel counts differ. The pairs point into `a` and `b`.
 std::vector<KernelPair> match_kernels(const TraceKernels& a, const TraceKernels& b);
 
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -4,7 +4,7 @@
 
 #include "demangle.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 // Position of the '(' opening the trailing parameter list of `name`, or npos when it has none.
@@ -46,4 +46,4 @@ std::string short_kernel_name(const std::string& mangled) {
   return without_parameters.substr(name_start(without_parameters));
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -3,7 +3,7 @@
 
 #include <string>
 
-namespace warpsim {
+namespace warpsim::report {
 
 /// The demangled name, for names mangled as C++ functions ("_Z..."); any other name unchanged. The demangler alone
 /// would read an extern "C" kernel named "c" or "f" as the builtin type it encodes ("char", "float").
@@ -14,4 +14,4 @@ std::string readable_kernel_name(const std::string& mangled);
 /// characters; the short name is what distinguishes kernels in a table. Unmangled names come back unchanged.
 std::string short_kernel_name(const std::string& mangled);
 
-}  // namespace warpsim
+}  // namespace warpsim::report

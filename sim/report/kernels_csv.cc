@@ -7,7 +7,7 @@
 
 #include "kernel_name.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 constexpr const char* kHeader =
@@ -81,4 +81,4 @@ KernelsCsvResult write_kernels_csv(const std::filesystem::path& trace, std::ostr
   return write_kernels_csv(reader, out);
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -14,7 +14,7 @@
 
 #include "trace_reader.h"
 
-namespace warpsim {
+namespace warpsim::report {
 
 struct KernelsCsvResult {
   std::uint64_t rows = 0;          ///< kernels written (the header line not counted)
@@ -29,4 +29,4 @@ KernelsCsvResult write_kernels_csv(TraceReader& reader, std::ostream& out);
 /// `field` as one CSV field: quoted, with quotes doubled, when it holds a comma, a quote or a line break.
 std::string csv_field(const std::string& field);
 
-}  // namespace warpsim
+}  // namespace warpsim::report

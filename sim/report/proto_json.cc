@@ -1,6 +1,6 @@
 #include "proto_json.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 using google::protobuf::FieldDescriptor;
@@ -81,4 +81,4 @@ nlohmann::json proto_to_json(const Message& message) {
   return object;
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::report

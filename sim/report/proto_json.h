@@ -7,8 +7,8 @@
 #include <google/protobuf/message.h>
 #include <nlohmann/json.hpp>
 
-namespace warpsim {
+namespace warpsim::report {
 
 nlohmann::json proto_to_json(const google::protobuf::Message& message);
 
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 // A start (+1) or end (-1) of an interval of one category.
@@ -96,4 +96,4 @@ std::vector<CategoryDiff> attribution_diff(const SpanAttribution& a, const SpanA
   return out;
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::report

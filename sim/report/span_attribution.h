@@ -20,7 +20,7 @@
 #include "host_calls.h"
 #include "trace.pb.h"
 
-namespace warpsim {
+namespace warpsim::report {
 
 enum class SpanCategory : std::uint8_t { kKernels, kCopies, kApi, kHost, kIdle };
 inline constexpr std::size_t kSpanCategories = 5;
@@ -66,4 +66,4 @@ struct CategoryDiff {
 /// Every category in SpanCategory order; the diffs add up to b.span_ns - a.span_ns.
 std::vector<CategoryDiff> attribution_diff(const SpanAttribution& a, const SpanAttribution& b);
 
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -3,7 +3,7 @@
 #include "demangle.h"
 #include "proto_json.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 nlohmann::json copies_json(const TraceSummary& summary, bool bytes) {
@@ -67,4 +67,4 @@ nlohmann::json summary_to_json(const TraceSummary& summary) {
   return object;
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -6,8 +6,8 @@
 
 #include "trace_summary.h"
 
-namespace warpsim {
+namespace warpsim::report {
 
 nlohmann::json summary_to_json(const TraceSummary& summary);
 
-}  // namespace warpsim
+}  // namespace warpsim::report

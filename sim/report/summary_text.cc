@@ -7,7 +7,7 @@
 
 #include "demangle.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 template <typename... Args>
@@ -115,4 +115,4 @@ std::string summary_to_text(const TraceSummary& s) {
   return out;
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -5,7 +5,7 @@
 
 #include "trace_summary.h"
 
-namespace warpsim {
+namespace warpsim::report {
 
 std::string summary_to_text(const TraceSummary& summary);
 
@@ -14,4 +14,4 @@ std::string format_duration(std::uint64_t ns);
 /// "16.0 MiB", "512 B": a size at a readable scale.
 std::string format_bytes(std::uint64_t bytes);
 
-}  // namespace warpsim
+}  // namespace warpsim::report

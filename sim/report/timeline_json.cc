@@ -15,7 +15,7 @@
 #include "timeline_tracks.h"
 #include "trace_reader.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 constexpr int kPidsPerTrace = 1000;  // pid order (the sort index): traces as given, then host, GPUs by id
@@ -254,4 +254,4 @@ TimelineResult write_timeline_file(const std::vector<TimelineSource>& sources, c
   return result;
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::report

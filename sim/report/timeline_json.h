@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace warpsim {
+namespace warpsim::report {
 
 struct TimelineSource {
   std::string label;  ///< prefix of the process names, e.g. "A: matmul.timeline.wstrace"
@@ -45,4 +45,4 @@ TimelineResult write_timeline(const std::vector<TimelineSource>& sources, std::o
 TimelineResult write_timeline_file(const std::vector<TimelineSource>& sources, const std::filesystem::path& path,
                                    const TimelineOptions& options = {});
 
-}  // namespace warpsim
+}  // namespace warpsim::report

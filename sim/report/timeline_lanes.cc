@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 // Ends of the slices still open in one lane, outermost first: one entry unless slices nest.
@@ -48,4 +48,4 @@ LaneAssignment assign_lanes(const std::vector<LaneSlice>& slices, const std::vec
   return result;
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace warpsim {
+namespace warpsim::report {
 
 struct LaneSlice {
   std::uint32_t track = 0;
@@ -29,4 +29,4 @@ struct LaneAssignment {
 /// 0 .. policy.size() - 1.
 LaneAssignment assign_lanes(const std::vector<LaneSlice>& slices, const std::vector<LanePolicy>& policy);
 
-}  // namespace warpsim
+}  // namespace warpsim::report

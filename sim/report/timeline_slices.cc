@@ -8,7 +8,7 @@
 #include "summary_text.h"
 #include "trace_summary.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 std::string dim3_text(const Dim3& d) { return fmt::format("{}x{}x{}", d.x(), d.y(), d.z()); }
@@ -104,4 +104,4 @@ SliceText slice_text(const Event& event) {
   }
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -8,7 +8,7 @@
 
 #include "trace.pb.h"
 
-namespace warpsim {
+namespace warpsim::report {
 
 struct SliceText {
   std::string name;      ///< short kernel name, "Memcpy HtoD 1.0 MiB", "Memset 64.0 MiB", the marker's name,
@@ -21,4 +21,4 @@ struct SliceText {
 /// The text of a kernel, copy, memset, marker or API call event (synchronizations get a bare name).
 SliceText slice_text(const Event& event);
 
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <optional>
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 // "peer (NVLink)" when the device has an NVLink in the header: that is the link its peer copies take.
@@ -87,4 +87,4 @@ std::string track_name(const TraceHeader& header, const TrackKey& key) {
   return peer_track_name(header, key.process - 1);
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -14,7 +14,7 @@
 
 #include "trace.pb.h"
 
-namespace warpsim {
+namespace warpsim::report {
 
 inline constexpr std::uint32_t kHostProcess = 0;
 
@@ -56,4 +56,4 @@ std::uint64_t api_thread_thread(std::uint64_t id);
 /// (markers or API calls of that thread) or "markers". Host tracks with a known thread name are named in host_tracks.h.
 std::string track_name(const TraceHeader& header, const TrackKey& key);
 
-}  // namespace warpsim
+}  // namespace warpsim::report

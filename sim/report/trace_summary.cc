@@ -5,7 +5,7 @@
 #include <unordered_map>
 #include <utility>
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 // Accumulates a summary one event at a time.
@@ -112,4 +112,4 @@ std::string capture_mode_label(CaptureMode mode) {
   }
 }
 
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -11,7 +11,7 @@
 #include "trace.pb.h"
 #include "trace_reader.h"
 
-namespace warpsim {
+namespace warpsim::report {
 
 /// Launches and time of all kernels sharing one (mangled) name.
 struct KernelTotals {
@@ -57,4 +57,4 @@ std::string copy_kind_label(Memcpy::Kind kind);
 /// "timeline", "counters", "simulated", "synthetic" (and "unspecified").
 std::string capture_mode_label(CaptureMode mode);
 
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -16,9 +16,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string bytes(reinterpret_cast<const char*>(data), size);
   try {
     warpsim::TraceReader reader(std::make_unique<std::istringstream>(std::move(bytes)), "fuzz.wstrace", size);
-    const warpsim::TraceSummary summary = warpsim::summarize(reader);
-    (void)warpsim::summary_to_json(summary).dump();
-    (void)warpsim::summary_to_text(summary);
+    const warpsim::report::TraceSummary summary = warpsim::report::summarize(reader);
+    (void)warpsim::report::summary_to_json(summary).dump();
+    (void)warpsim::report::summary_to_text(summary);
   } catch (const warpsim::TraceError&) {
     // Expected for most inputs: the message is what users see; the fuzzer only looks for crashes.
   }

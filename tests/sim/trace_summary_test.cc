@@ -7,7 +7,7 @@
 #include "summary_text.h"
 #include "trace_summary.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 TraceSummary summarize_events(const std::vector<Event>& events, std::size_t top = 10) {
@@ -140,4 +140,4 @@ TEST(TraceSummary, ReadableUnits) {
 }
 
 }  // namespace
-}  // namespace warpsim
+}  // namespace warpsim::report

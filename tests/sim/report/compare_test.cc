@@ -6,7 +6,7 @@
 #include "compare_text.h"
 #include "report_test_traces.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 using ::testing::DoubleNear;
@@ -214,4 +214,4 @@ TEST(Compare, WithoutApiCallsTheAttributionSaysSo) {
 }
 
 }  // namespace
-}  // namespace warpsim
+}  // namespace warpsim::report

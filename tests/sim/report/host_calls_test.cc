@@ -3,7 +3,7 @@
 
 #include "host_calls.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 constexpr HostThreadId kMain{4200, 4200};
@@ -43,4 +43,4 @@ TEST(HostCalls, NoCallsNoGaps) {
 }
 
 }  // namespace
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -4,7 +4,7 @@
 #include "kernel_match.h"
 #include "report_test_traces.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 using ::testing::HasSubstr;
@@ -94,4 +94,4 @@ TEST(KernelMatch, CollectsSpanAndKernelTime) {
 }
 
 }  // namespace
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -2,7 +2,7 @@
 
 #include "kernel_name.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 TEST(KernelName, DropsParametersAndReturnType) {
@@ -22,4 +22,4 @@ TEST(KernelName, LeavesUnmangledNamesAlone) {
 }
 
 }  // namespace
-}  // namespace warpsim
+}  // namespace warpsim::report

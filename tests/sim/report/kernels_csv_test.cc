@@ -6,7 +6,7 @@
 #include "kernels_csv.h"
 #include "report_test_traces.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 using testing::launch;
@@ -48,4 +48,4 @@ TEST(KernelsCsv, OneRowPerKernelWithCountersWhenPresent) {
 }
 
 }  // namespace
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -7,7 +7,7 @@
 #include "report_test_traces.h"
 #include "span_attribution.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 using testing::api_call_event;
@@ -90,4 +90,4 @@ TEST(SpanAttribution, TimelessEventsAndEmptyTraces) {
 }
 
 }  // namespace
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -15,7 +15,7 @@
 #include "timeline_json.h"
 #include "trace_writer.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 using testing::api_call_event;
@@ -211,4 +211,4 @@ TEST(TimelineHost, MarkersOfAThreadWithCallsGetTheirOwnTrack) {
 }
 
 }  // namespace
-}  // namespace warpsim
+}  // namespace warpsim::report

@@ -9,7 +9,7 @@
 #include "timeline_json.h"
 #include "trace_writer.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 using testing::launch;
@@ -170,4 +170,4 @@ TEST(TimelineJson, HundredThousandEventsExportCompletely) {
 }
 
 }  // namespace
-}  // namespace warpsim
+}  // namespace warpsim::report

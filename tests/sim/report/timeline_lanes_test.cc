@@ -2,7 +2,7 @@
 
 #include "timeline_lanes.h"
 
-namespace warpsim {
+namespace warpsim::report {
 namespace {
 
 TEST(TimelineLanes, DisjointSlicesShareOneLane) {
@@ -28,4 +28,4 @@ TEST(TimelineLanes, NestedPolicyKeepsNestingInOneLane) {
 }
 
 }  // namespace
-}  // namespace warpsim
+}  // namespace warpsim::report
