@@ -5,10 +5,10 @@
 #include <memory>
 #include <string>
 
-#include "compare.h"
-#include "compare_json.h"
-#include "compare_text.h"
-#include "timeline_json.h"
+#include "analysis/compare.h"
+#include "outputs/compare_json.h"
+#include "outputs/compare_text.h"
+#include "outputs/timeline_json.h"
 
 namespace warpsim::cli {
 namespace {

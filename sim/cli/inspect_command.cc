@@ -4,11 +4,11 @@
 #include <memory>
 #include <string>
 
-#include "proto_json.h"
-#include "summary_json.h"
-#include "summary_text.h"
+#include "analysis/trace_summary.h"
+#include "outputs/proto_json.h"
+#include "outputs/summary_json.h"
+#include "outputs/summary_text.h"
 #include "trace_reader.h"
-#include "trace_summary.h"
 
 namespace warpsim::cli {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "demangle.h"
+#include "analysis/demangle.h"
 #include "petri/kernel_nets.h"
 #include "petri/pnml.h"
 #include "platform.h"

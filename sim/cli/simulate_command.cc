@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "kernels_csv.h"
+#include "outputs/kernels_csv.h"
+#include "outputs/timeline_json.h"
 #include "platform.h"
 #include "registry.h"
 #include "simulation.h"
-#include "timeline_json.h"
 #include "trace_writer.h"
 
 namespace warpsim::cli {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "timeline_json.h"
+#include "outputs/timeline_json.h"
 
 namespace warpsim::cli {
 namespace {

@@ -6,11 +6,11 @@
 #include <sstream>
 #include <string>
 
-#include "summary_json.h"
-#include "summary_text.h"
+#include "analysis/trace_summary.h"
+#include "outputs/summary_json.h"
+#include "outputs/summary_text.h"
 #include "trace_error.h"
 #include "trace_reader.h"
-#include "trace_summary.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string bytes(reinterpret_cast<const char*>(data), size);
