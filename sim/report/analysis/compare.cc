@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "analysis/trace_summary.h"
+#include "analysis/trace_labels.h"
 
 namespace warpsim::report {
 namespace {

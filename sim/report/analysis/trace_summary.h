@@ -52,9 +52,4 @@ struct TraceSummary {
 /// Memory grows with the number of distinct kernel names and streams, not with the number of events.
 TraceSummary summarize(TraceReader& reader, std::size_t top_count = 10);
 
-/// The copy kinds users read: "HtoD", "DtoH", "DtoD", "PtoP", "HtoH" (and "unknown" for KIND_UNSPECIFIED).
-std::string copy_kind_label(Memcpy::Kind kind);
-/// "timeline", "counters", "simulated", "synthetic" (and "unspecified").
-std::string capture_mode_label(CaptureMode mode);
-
 }  // namespace warpsim::report

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "analysis/kernel_name.h"
-#include "outputs/summary_text.h"
+#include "outputs/readable_units.h"
 
 namespace warpsim::report {
 namespace {

@@ -1,6 +1,7 @@
 #include "outputs/summary_json.h"
 
 #include "analysis/demangle.h"
+#include "analysis/trace_labels.h"
 #include "outputs/proto_json.h"
 
 namespace warpsim::report {

@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "analysis/kernel_name.h"
-#include "analysis/trace_summary.h"
-#include "outputs/summary_text.h"
+#include "analysis/trace_labels.h"
+#include "outputs/readable_units.h"
 
 namespace warpsim::report {
 namespace {

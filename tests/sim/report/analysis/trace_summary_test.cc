@@ -2,18 +2,15 @@
 
 #include "analysis/trace_summary.h"
 #include "host_events.h"
-#include "outputs/summary_json.h"
+#include "outputs/summary_json.h"  // the host-side test also checks what JSON and text make of the counts
 #include "outputs/summary_text.h"
-#include "read_all.h"
 #include "sample_trace.h"
+#include "summary_events.h"
 
 namespace warpsim::report {
 namespace {
 
-TraceSummary summarize_events(const std::vector<Event>& events, std::size_t top = 10) {
-  TraceReader reader = testing::memory_reader(testing::trace_bytes(testing::two_gpu_header(), events));
-  return summarize(reader, top);
-}
+using testing::summarize_events;
 
 TEST(TraceSummary, CountsEveryKindAndRanksKernelsByTotalTime) {
   const TraceSummary s = summarize_events({
@@ -56,44 +53,6 @@ TEST(TraceSummary, TopCountLimitsTheList) {
   EXPECT_EQ(s.top_kernels[1].name, "b");
 }
 
-TEST(TraceSummary, JsonHasTheDocumentedKeys) {
-  Event with_counters = testing::kernel_event(0, 1, "_Z1kv", 0, 3);
-  *with_counters.mutable_kernel()->mutable_counters() = testing::sample_counters(1024);
-  const nlohmann::json json =
-      summary_to_json(summarize_events({with_counters, testing::kernel_event(1, 1, "x", 0, 1)}));
-  ASSERT_EQ(json["devices"].size(), 2u);
-  EXPECT_EQ(json["devices"][0]["id"], 0);
-  EXPECT_EQ(json["devices"][0]["name"], "NVIDIA H100 80GB HBM3");
-  EXPECT_EQ(json["devices"][0]["sm_count"], 132);
-  EXPECT_EQ(json["devices"][1]["l2_cache_bytes"], 52'428'800u);
-  ASSERT_EQ(json["links"].size(), 3u);
-  EXPECT_EQ(json["links"][0]["type"], "NVLINK");
-  EXPECT_EQ(json["links"][0]["link_count"], 18);
-  EXPECT_EQ(json["links"][1]["type"], "PCIE");
-  EXPECT_EQ(json["kernels"], 2);
-  EXPECT_EQ(json["kernels_with_counters"], 1);
-  for (const char* kind : {"HtoD", "DtoH", "DtoD", "PtoP", "HtoH"}) EXPECT_EQ(json["copies"][kind], 0) << kind;
-  EXPECT_EQ(json["top_kernels"][0]["demangled"], "k()");
-  EXPECT_EQ(json["truncated"], false);
-}
-
-TEST(TraceSummary, JsonLeavesAbsentDevicePropertiesOut) {
-  TraceHeader header = testing::two_gpu_header();
-  header.mutable_devices(0)->clear_sm_count();
-  TraceReader reader = testing::memory_reader(testing::trace_bytes(header, {}));
-  const nlohmann::json json = summary_to_json(summarize(reader));
-  EXPECT_FALSE(json["devices"][0].contains("sm_count"));
-  EXPECT_TRUE(json["devices"][1].contains("sm_count"));
-}
-
-TEST(TraceSummary, TextNamesDevicesLinksAndKernels) {
-  const std::string text = summary_to_text(summarize_events(testing::sample_events()));
-  EXPECT_NE(text.find("GPU 1  NVIDIA H100 80GB HBM3  sm_90  132 SMs"), std::string::npos) << text;
-  EXPECT_NE(text.find("NVLink  GPU 0 <-> GPU 1  x18 links"), std::string::npos) << text;
-  EXPECT_NE(text.find("stencil_interior(float const*, float*, int, int, int)"), std::string::npos) << text;
-  EXPECT_NE(text.find("PtoP 8 (16.0 MiB)"), std::string::npos) << text;
-}
-
 // The host side: calls (nested driver calls too), threads and streams are counted, and the span reaches the calls.
 TEST(TraceSummary, CountsTheHostSideAndSpansTheApiCalls) {
   const TraceSummary s = summarize_events({
@@ -122,21 +81,6 @@ TEST(TraceSummary, CountsTheHostSideAndSpansTheApiCalls) {
       << text;
   EXPECT_NE(text.find("host       api calls 3, host threads 1, streams 2\n"), std::string::npos) << text;
   EXPECT_NE(text.find("span       300 ns\n"), std::string::npos) << text;
-}
-
-TEST(TraceSummary, OldTracesHaveNoHostLine) {
-  const TraceSummary s = summarize_events(testing::sample_events());
-  EXPECT_EQ(s.api_calls + s.host_threads + s.streams, 0u);
-  EXPECT_EQ(summary_to_text(s).find("host       "), std::string::npos);
-  EXPECT_EQ(summary_to_json(s)["api_calls"], 0);
-}
-
-TEST(TraceSummary, ReadableUnits) {
-  EXPECT_EQ(format_duration(999), "999 ns");
-  EXPECT_EQ(format_duration(1'500), "1.5 us");
-  EXPECT_EQ(format_duration(2'000'000), "2.000 ms");
-  EXPECT_EQ(format_bytes(512), "512 B");
-  EXPECT_EQ(format_bytes(3ull << 20), "3.0 MiB");
 }
 
 }  // namespace
