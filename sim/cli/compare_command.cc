@@ -5,10 +5,10 @@
 #include <memory>
 #include <string>
 
-#include "compare.h"
-#include "compare_json.h"
-#include "compare_text.h"
-#include "timeline_json.h"
+#include "analysis/compare.h"
+#include "outputs/compare_json.h"
+#include "outputs/compare_text.h"
+#include "outputs/timeline_json.h"
 
 namespace warpsim::cli {
 namespace {
@@ -25,16 +25,17 @@ void write_side_by_side(const CompareOptions& options) {
   const std::filesystem::path a(options.a);
   const std::filesystem::path b(options.b);
   // Both traces keep their own start at 0: a simulation need not share the recording's clock.
-  write_timeline_file({{"A: " + a.filename().string(), a}, {"B: " + b.filename().string(), b}}, options.timeline);
+  report::write_timeline_file({{"A: " + a.filename().string(), a}, {"B: " + b.filename().string(), b}},
+                              options.timeline);
 }
 
 void run_compare(const CompareOptions& options) {
-  const Comparison comparison = compare_traces(options.a, options.b);
+  const report::Comparison comparison = report::compare_traces(options.a, options.b);
   if (!options.timeline.empty()) write_side_by_side(options);
   if (options.json) {
-    std::cout << comparison_to_json(comparison).dump(2) << '\n';
+    std::cout << report::comparison_to_json(comparison).dump(2) << '\n';
   } else {
-    std::cout << comparison_to_text(comparison, options.top);
+    std::cout << report::comparison_to_text(comparison, options.top);
     if (!options.timeline.empty()) std::cout << "timeline     " << options.timeline << '\n';
   }
   for (const std::string& warning : comparison.warnings) std::cerr << "warning: " << warning << '\n';

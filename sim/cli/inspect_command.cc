@@ -4,11 +4,11 @@
 #include <memory>
 #include <string>
 
-#include "proto_json.h"
-#include "summary_json.h"
-#include "summary_text.h"
+#include "analysis/trace_summary.h"
+#include "outputs/proto_json.h"
+#include "outputs/summary_json.h"
+#include "outputs/summary_text.h"
 #include "trace_reader.h"
-#include "trace_summary.h"
 
 namespace warpsim::cli {
 namespace {
@@ -23,7 +23,7 @@ struct InspectOptions {
 // One JSON object per line per event, every field of the schema that is set: for scripts and diffing.
 void print_events(TraceReader& reader) {
   Event event;
-  while (reader.next(event)) std::cout << proto_to_json(event).dump() << '\n';
+  while (reader.next(event)) std::cout << report::proto_to_json(event).dump() << '\n';
   if (reader.truncation()) std::cerr << "warning: " << reader.truncation_warning() << '\n';
 }
 
@@ -33,11 +33,11 @@ void run_inspect(const InspectOptions& options) {
     print_events(reader);
     return;
   }
-  const TraceSummary summary = summarize(reader, options.top);
+  const report::TraceSummary summary = report::summarize(reader, options.top);
   if (options.json)
-    std::cout << summary_to_json(summary).dump(2) << '\n';
+    std::cout << report::summary_to_json(summary).dump(2) << '\n';
   else
-    std::cout << summary_to_text(summary);
+    std::cout << report::summary_to_text(summary);
   // A truncated trace is summarized (every complete event counts) and reported, but is not a failure.
   if (!summary.truncation_warning.empty()) std::cerr << "warning: " << summary.truncation_warning << '\n';
 }

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "demangle.h"
+#include "analysis/demangle.h"
 #include "petri/first_wave.h"
 #include "petri/pnml.h"
 #include "petri/variant.h"
@@ -49,7 +49,8 @@ Selector parse_selector(const std::string& text) {
 }
 
 bool matches(const KernelLaunch& kernel, const std::string& name) {
-  return kernel.name().find(name) != std::string::npos || demangle(kernel.name()).find(name) != std::string::npos;
+  return kernel.name().find(name) != std::string::npos ||
+         report::demangle(kernel.name()).find(name) != std::string::npos;
 }
 
 KernelLaunch find_kernel(const std::string& trace, const Selector& selector) {
@@ -89,7 +90,7 @@ void run_export(const PetriExportOptions& options) {
   const petri::FirstWaveNet first = petri::first_wave_net(kernel, gpu, v);
   const petri::Net& net = first.net;
   const uint32_t warps = first.warps;
-  const std::string title = demangle(kernel.name()) + " #" + std::to_string(selector.index) +
+  const std::string title = report::demangle(kernel.name()) + " #" + std::to_string(selector.index) +
                             ": one SM of the first wave (" + std::to_string(warps) + " warps), " + options.model +
                             " on " + gpu.name();
   if (options.output.empty()) {

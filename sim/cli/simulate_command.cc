@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "kernels_csv.h"
+#include "outputs/kernels_csv.h"
+#include "outputs/timeline_json.h"
 #include "platform.h"
 #include "registry.h"
 #include "simulation.h"
-#include "timeline_json.h"
 #include "trace_writer.h"
 
 namespace warpsim::cli {
@@ -98,16 +98,16 @@ void print_summary(const SimulateOptions& options, const replay::SourceTrace& tr
 // The timeline puts the source trace and its simulation side by side, each starting at 0.
 void write_exports(const SimulateOptions& options, const std::string& simulated) {
   if (!options.timeline.empty()) {
-    const std::vector<TimelineSource> sources{
+    const std::vector<report::TimelineSource> sources{
         {"recorded: " + std::filesystem::path(options.trace).filename().string(), options.trace},
         {"simulated: " + std::filesystem::path(simulated).filename().string(), simulated}};
-    write_timeline_file(sources, options.timeline);
+    report::write_timeline_file(sources, options.timeline);
     std::cout << "  wrote " << options.timeline << " (open it in ui.perfetto.dev)\n";
   }
   if (!options.csv.empty()) {
     std::ofstream out(options.csv);
     if (!out) throw std::runtime_error(options.csv + ": cannot write");
-    write_kernels_csv(simulated, out);
+    report::write_kernels_csv(simulated, out);
     std::cout << "  wrote " << options.csv << '\n';
   }
 }

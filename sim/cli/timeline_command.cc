@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "timeline_json.h"
+#include "outputs/timeline_json.h"
 
 namespace warpsim::cli {
 namespace {
@@ -18,12 +18,12 @@ struct TimelineCommandOptions {
 };
 
 void run_timeline(const TimelineCommandOptions& options) {
-  std::vector<TimelineSource> sources;
+  std::vector<report::TimelineSource> sources;
   for (const std::string& trace : options.traces) {
     const std::filesystem::path path(trace);
     sources.push_back({path.filename().string(), path});
   }
-  const TimelineResult result = write_timeline_file(sources, options.output, {options.common_clock});
+  const report::TimelineResult result = report::write_timeline_file(sources, options.output, {options.common_clock});
   for (const std::string& warning : result.warnings) std::cerr << "warning: " << warning << '\n';
   std::cout << options.output << ": " << result.events << " events";
   if (result.flows > 0) std::cout << " and " << result.flows << " flow arrows";

@@ -6,19 +6,19 @@
 #include <sstream>
 #include <string>
 
-#include "summary_json.h"
-#include "summary_text.h"
+#include "analysis/trace_summary.h"
+#include "outputs/summary_json.h"
+#include "outputs/summary_text.h"
 #include "trace_error.h"
 #include "trace_reader.h"
-#include "trace_summary.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string bytes(reinterpret_cast<const char*>(data), size);
   try {
     warpsim::TraceReader reader(std::make_unique<std::istringstream>(std::move(bytes)), "fuzz.wstrace", size);
-    const warpsim::TraceSummary summary = warpsim::summarize(reader);
-    (void)warpsim::summary_to_json(summary).dump();
-    (void)warpsim::summary_to_text(summary);
+    const warpsim::report::TraceSummary summary = warpsim::report::summarize(reader);
+    (void)warpsim::report::summary_to_json(summary).dump();
+    (void)warpsim::report::summary_to_text(summary);
   } catch (const warpsim::TraceError&) {
     // Expected for most inputs: the message is what users see; the fuzzer only looks for crashes.
   }

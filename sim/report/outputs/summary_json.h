@@ -1,0 +1,13 @@
+#pragma once
+/// @brief `warpsim inspect --json`: one object per trace. Keys documented in README.md (Trace summary keys);
+/// keep them stable, add new ones rather than renaming.
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/trace_summary.h"
+
+namespace warpsim::report {
+
+nlohmann::json summary_to_json(const TraceSummary& summary);
+
+}  // namespace warpsim::report
