@@ -106,7 +106,7 @@ TEST_F(Loader, GpuFileErrorNamesTheGpuFileLine) {
 }
 
 TEST_F(Loader, DramEfficiencyOutOfRangeNamesItsLine) {
-  const std::string bad_gpu = replace_once(gpu_text, "dram_efficiency: 0.919", "dram_efficiency: 1.5");
+  const std::string bad_gpu = replace_once(gpu_text, "dram_efficiency: 0.92", "dram_efficiency: 1.5");
   const std::filesystem::path gpu_file = dir.write_gpu("test-gpu", bad_gpu);
   EXPECT_THAT(error_loading(to_text(pcie_node(1))),
               StartsWith(gpu_file.string() + ":" + std::to_string(line_containing(bad_gpu, "dram_efficiency")) +

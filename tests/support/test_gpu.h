@@ -1,6 +1,7 @@
 #pragma once
-// An H100-like GpuSpec for tests, built in code (no platform files): change one field to make the case at hand.
-// Numbers from shared notes/gpu-specs.md (H100 SXM5 80 GB); "test value" marks those the notes leave unsourced.
+// The one H100-like GpuSpec for tests, built in code (no platform files): change one field to make the case at hand.
+// Models, platform (tests/sim/platform/spec_builders.h) and replay tests (tests/sim/replay/test_node.h) all start
+// from it. Numbers from shared notes/gpu-specs.md (H100 SXM5 80 GB); "test value" marks those the notes leave unsourced.
 #include "platform.pb.h"
 
 namespace warpsim::models::testing {
