@@ -4,7 +4,7 @@
 Every source file belongs to the component of the longest folder prefix in COMPONENTS; each `#include "..."` is
 resolved to a file of the repository (the including file's folder first, then its own component, then any unique
 match; generated *.pb.h files belong to proto) and must land in the same component or in one the including component
-may use (MAY_USE). SimGrid headers may be included only by the replay. Tests, tools, benchmarks and workloads are not
+may use (MAY_USE). SimGrid headers may be included only by the replay, CUDA and CUPTI headers only by the tracer. Tests, tools, benchmarks and workloads are not
 checked: they may include anything.
 
     scripts/check-includes.py          # exit 1 and one line per backward include, FILE:LINE: ...
@@ -54,6 +54,7 @@ MAY_USE = {
             "platform", "trace", "proto"},
 }
 SIMGRID_USERS = {"replay"}
+CUDA_USERS = {"tracer"}  # CUPTI and the CUDA runtime/driver headers
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 
 
@@ -120,6 +121,8 @@ def problems():
             if kind == "<":
                 if target.startswith("simgrid/") and component not in SIMGRID_USERS:
                     yield f"{where}: {component} includes SimGrid ({target}); only the replay may"
+                if re.match(r"(cupti|cuda|cuda_runtime|nvperf)[_a-z0-9]*\.h$", target) and component not in CUDA_USERS:
+                    yield f"{where}: {component} includes CUDA ({target}); only the tracer may"
                 continue
             if target.endswith(".pb.h"):
                 included, included_component = None, "proto"
