@@ -16,12 +16,8 @@ GpuRates GpuRates::of(const platform::GpuSpec& gpu) {
   return r;
 }
 
-double dram_peak_bytes_per_sm_cycle(const GpuRates& rates) {
-  return ratio_or_zero(rates.dram_peak_bytes_per_s, rates.sm_cycles_per_s);
-}
-
-double dram_bytes_per_sm_cycle(double dram_bytes_per_s, uint32_t sm_count, const GpuRates& rates) {
-  return dram_bytes_per_s / sm_count / rates.clock_hz;
+double dram_bytes_per_sm_cycle(double dram_bytes_per_s, const GpuRates& rates) {
+  return ratio_or_zero(dram_bytes_per_s, rates.sm_cycles_per_s);
 }
 
 }  // namespace warpsim::models

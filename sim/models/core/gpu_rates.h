@@ -1,10 +1,6 @@
 #pragma once
 // Rates the models derive from a GpuSpec, each unit conversion written once: the spec's MHz, GB/s and microseconds
-// become Hz, bytes per second and seconds here, nowhere else.
-//
-// Outputs must stay bit-identical, and floating-point products do not associate: (a x 1e9) x e can differ from
-// (a x e) x 1e9 in the last bit. So each rate is the exact expression its models computed before it lived here; where
-// two models compute a similar quantity in a different order, both forms are kept, named, and say which model uses it.
+// become Hz, bytes per second and seconds here, nowhere else, and every model takes the DRAM rates from here.
 #include <algorithm>
 #include <cstdint>
 
@@ -38,11 +34,8 @@ struct GpuRates {
   static GpuRates of(const platform::GpuSpec& gpu);
 };
 
-/// One SM's share of the DRAM peak per SM clock, peak / (SMs x clock) divided once (mwp's departure delays).
-double dram_peak_bytes_per_sm_cycle(const GpuRates& rates);
-
-/// One SM's share of `dram_bytes_per_s` per SM clock, divided by the SMs, then by the clock (petri's DRAM slots).
-/// Not the same rounding as dram_peak_bytes_per_sm_cycle's single division: both kept, outputs stay identical.
-double dram_bytes_per_sm_cycle(double dram_bytes_per_s, uint32_t sm_count, const GpuRates& rates);
+/// One SM's share of a whole-GPU DRAM rate (the peak for mwp's departure delays, the sustained rate for petri's DRAM
+/// slots), in bytes per SM clock: bytes_per_s / (SMs x clock); 0 for a GPU without SMs or a clock.
+double dram_bytes_per_sm_cycle(double dram_bytes_per_s, const GpuRates& rates);
 
 }  // namespace warpsim::models

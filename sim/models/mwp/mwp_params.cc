@@ -40,7 +40,7 @@ MwpInputs mwp_inputs(const KernelCounters& counters, uint64_t warps, const platf
   // One SM's share of the DRAM peak, in bytes per SM clock: the rate at which the memory system takes one SM's
   // requests when every SM streams, so the spacing of consecutive requests (the departure delay) is their bytes over
   // it.
-  const double share = dram_peak_bytes_per_sm_cycle(rates);
+  const double share = dram_bytes_per_sm_cycle(rates.dram_peak_bytes_per_s, rates);
   const double mem_insts = memory_instructions(counters.warp_instructions()) / n_warps;
   const bool coalesced = sectors <= kSectorsPerCoalescedRequest;
   MwpInputs in;

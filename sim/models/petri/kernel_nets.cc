@@ -122,7 +122,7 @@ Tokens dram_slots(const KernelCounters& counters, const platform::GpuSpec& gpu, 
   // A spec without an efficiency (0) streams at the peak. (The peak x 1 is the peak, to the bit.)
   const double sustained =
       gpu.memory().dram_efficiency() > 0 ? rates.dram_sustained_bytes_per_s : rates.dram_peak_bytes_per_s;
-  const double bytes_per_cycle_per_sm = dram_bytes_per_sm_cycle(sustained, gpu.sm_count(), rates);
+  const double bytes_per_cycle_per_sm = dram_bytes_per_sm_cycle(sustained, rates);
   const double slots = bytes_per_cycle_per_sm * latency_cycles / (bytes / requests);
   return std::max<Tokens>(1, static_cast<Tokens>(std::ceil(slots)));
 }

@@ -67,10 +67,7 @@ Bandwidths bandwidths(const platform::GpuSpec& gpu, const GpuRates& rates) {
   b.shared_per_sm = 1;  // the L1 data stage passes one shared-memory wavefront per clock
   b.l1_per_sm = gpu.sm().l1_bytes_per_cycle();
   b.l2 = bytes_per_cycle(rates.l2_bytes_per_s, rates.clock_hz);
-  // The sustained DRAM rate, with the efficiency applied to GB/s before they become bytes: (peak x e) x 1e9, which
-  // can differ in the last bit from GpuRates' (peak x 1e9) x e that mwp and petri use. Kept, so outputs stay the same.
-  b.dram = bytes_per_cycle(bytes_per_second(gpu.memory().dram_bandwidth_gb_per_s() * gpu.memory().dram_efficiency()),
-                           rates.clock_hz);
+  b.dram = bytes_per_cycle(rates.dram_sustained_bytes_per_s, rates.clock_hz);
   b.uncoal_per_sm = gpu.sm().l1_scattered_lines_per_cycle() * static_cast<double>(kSectorBytes);  // a sector a line
   return b;
 }
