@@ -22,6 +22,7 @@ COMPONENTS = {
     "proto": "proto",
     "trace": "trace",
     "tracer": "tracer",
+    "sim/common": "common",
     "sim/platform": "platform",
     "sim/models/core": "models-core",
     "sim/models": "models-registry",
@@ -40,16 +41,17 @@ COMPONENTS = {
 # not use "model" except within its own folder (checked separately).
 MAY_USE = {
     "proto": set(),
+    "common": set(),
     "trace": {"proto"},
     "tracer": {"trace", "proto"},
     "platform": {"proto"},
-    "models-core": {"proto"},
+    "models-core": {"proto", "common"},
     "model": {"models-core", "proto"},
     "models-registry": {"model", "models-core", "proto"},
     "replay": {"models-registry", "models-core", "platform", "trace", "proto"},
-    "report-analysis": {"trace", "proto"},
+    "report-analysis": {"trace", "proto", "common"},
     "report-outputs": {"report-analysis", "trace", "proto"},
-    "report": {"report-analysis", "report-outputs", "trace", "proto"},
+    "report": {"report-analysis", "report-outputs", "trace", "proto", "common"},
     "cli": {"replay", "report", "report-analysis", "report-outputs", "models-registry", "models-core", "model",
             "platform", "trace", "proto"},
 }

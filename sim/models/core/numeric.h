@@ -1,7 +1,8 @@
 #pragma once
 // Small numeric helpers the models share, each written once.
 #include <cstdint>
-#include <vector>
+
+#include "statistics.h"  // median, shared with the report
 
 namespace warpsim::models {
 
@@ -12,7 +13,6 @@ inline double as_double(uint64_t v) { return static_cast<double>(v); }
 /// a / b, or 0 where b is not positive: a spec without a rate (0) bounds nothing rather than dividing by zero.
 inline double ratio_or_zero(double a, double b) { return b <= 0 ? 0 : a / b; }
 
-/// The median of `values` (the mean of the middle two for an even count); `values` must not be empty.
-double median(std::vector<double> values);
+using warpsim::median;
 
 }  // namespace warpsim::models

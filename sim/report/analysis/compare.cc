@@ -92,16 +92,6 @@ std::uint64_t span(const TraceKernels& trace) { return trace.first_ns ? *trace.l
 
 }  // namespace
 
-double median(std::vector<double>& values) {
-  if (values.empty()) return 0.0;
-  const std::size_t middle = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle), values.end());
-  const double upper = values[middle];
-  if (values.size() % 2 == 1) return upper;
-  const double lower = *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle));
-  return (lower + upper) / 2.0;
-}
-
 Comparison compare_kernels(const TraceKernels& a, const TraceKernels& b) {
   require_kernel_times(a, "A");
   require_kernel_times(b, "B");

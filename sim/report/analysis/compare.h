@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analysis/kernel_match.h"
+#include "statistics.h"
 #include "analysis/span_attribution.h"
 
 namespace warpsim::report {
@@ -75,7 +76,6 @@ Comparison compare_traces(const std::filesystem::path& a, const std::filesystem:
 /// The comparison of two traces already read (compare_traces without the files).
 Comparison compare_kernels(const TraceKernels& a, const TraceKernels& b);
 
-/// Median of `values` (the mean of the middle two for an even count); 0 for none. Reorders `values`.
-double median(std::vector<double>& values);
+using warpsim::median;  // sim/common/statistics.h
 
 }  // namespace warpsim::report
