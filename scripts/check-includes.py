@@ -4,8 +4,8 @@
 Every source file belongs to the component of the longest folder prefix in COMPONENTS; each `#include "..."` is
 resolved to a file of the repository (the including file's folder first, then its own component, then any unique
 match; generated *.pb.h files belong to proto) and must land in the same component or in one the including component
-may use (MAY_USE). SimGrid headers may be included only by the replay, CUDA and CUPTI headers only by the tracer. Tests, tools, benchmarks and workloads are not
-checked: they may include anything.
+may use (MAY_USE). SimGrid headers may be included only by the replay, CUDA and CUPTI headers only by the tracer.
+Tests, tools, benchmarks and workloads are not checked: they may include anything.
 
     scripts/check-includes.py          # exit 1 and one line per backward include, FILE:LINE: ...
 """
@@ -138,7 +138,8 @@ def problems():
                     continue
                 included_component = COMPONENTS[included_prefix]
             if included_component == component:
-                if component == "model" and included and model_folder(folder_of(included)) != model_folder(folder_of(path)):
+                other_model = model_folder(folder_of(included)) != model_folder(folder_of(path)) if included else False
+                if component == "model" and other_model:
                     yield f"{where}: model includes another model's {included.relative_to(ROOT)}"
                 continue
             if included_component not in MAY_USE[component]:
@@ -149,7 +150,8 @@ def main():
     found = list(problems())
     for problem in found:
         print(problem)
-    print(f"check-includes: {len(found)} backward include(s)" if found else "check-includes: every include points forward")
+    print(f"check-includes: {len(found)} backward include(s)" if found
+          else "check-includes: every include points forward")
     return 1 if found else 0
 
 

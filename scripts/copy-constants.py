@@ -32,7 +32,7 @@ LARGE = 64 << 20  # past the CPU's last-level cache: a repeated copy of a smalle
 
 
 def durations(warpsim, traces):
-    """(operation, bytes) -> [ns], operation one of HtoD_pinned, HtoD_pageable, DtoH_pinned, DtoH_pageable, DtoD, memset."""
+    """(operation, bytes) -> median ns; operations: HtoD_pinned, HtoD_pageable, DtoH_pinned, DtoH_pageable, DtoD, memset."""
     found = collections.defaultdict(list)
     for trace in traces:
         events = subprocess.run([warpsim, "inspect", trace, "--events"], check=True, capture_output=True, text=True)
@@ -86,7 +86,8 @@ def main():
     args = parser.parse_args()
     medians = durations(args.warpsim, args.traces)
     fresh = durations(args.warpsim, args.fresh)
-    source = f"scripts/copy-constants.py, {len(args.traces)} + {len(args.fresh)} fresh run(s) of ws_microbench_copy --step 2"
+    runs = f"{len(args.traces)} + {len(args.fresh)} fresh run(s)"
+    source = f"scripts/copy-constants.py, {runs} of ws_microbench_copy --step 2"
     print(f"# host {{ ... }}  ({source})")
     print(f"copy_to_device_fixed_ns: {medians[('HtoD_pinned', 4)]:.0f}")
     print(f"copy_to_host_fixed_ns: {medians[('DtoH_pinned', 4)]:.0f}")

@@ -54,9 +54,11 @@ def jobs(warpsim, models, tmp):
             if trace.name.endswith(".merged.wstrace"):
                 for model in models:
                     extra = ["--model", model] if model else []
-                    yield (simulate_and_compare, warpsim, relative, node, f"{relative} {model or 'default'}", extra, tmp)
+                    label = f"{relative} {model or 'default'}"
+                    yield (simulate_and_compare, warpsim, relative, node, label, extra, tmp)
             elif trace.name.endswith(".timeline.wstrace"):
-                yield (simulate_and_compare, warpsim, relative, node, f"{relative} reuse", ["--reuse-kernel-times"], tmp)
+                reuse = ["--reuse-kernel-times"]
+                yield (simulate_and_compare, warpsim, relative, node, f"{relative} reuse", reuse, tmp)
                 yield (timeline_of, warpsim, relative, tmp)
 
 

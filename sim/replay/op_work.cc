@@ -13,7 +13,9 @@ void add_transfer(OpWork& work, std::size_t from, std::size_t to, std::uint64_t 
 
 double route_gb_per_s(const Topology& topology, std::size_t from, std::size_t to) {
   double slowest = std::numeric_limits<double>::infinity();
-  for (const Hop& hop : topology.route(from, to)) slowest = std::min(slowest, topology.links()[hop.link].bandwidth_gb_per_s);
+  for (const Hop& hop : topology.route(from, to)) {
+    slowest = std::min(slowest, topology.links()[hop.link].bandwidth_gb_per_s);
+  }
   return slowest;
 }
 
