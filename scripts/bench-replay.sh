@@ -3,21 +3,23 @@
 # (target: 100,000 in under 10 s on a developer machine). Runs `warpsim simulate` RUNS times; prints each run and the
 # median. Each run is a fresh process (SimGrid allows one engine per process) and writes all outputs (-o, --timeline,
 # --csv); the time is the whole command's: reading, predicting, replaying, writing.
-#   scripts/bench-replay.sh [RUNS] [OPERATIONS] [NODE]     (defaults: 5, 100000, 2xh200-nvlink)
+#   scripts/bench-replay.sh [RUNS] [OPERATIONS] [NODE] [MODEL]   (defaults: 5, 100000, 2xh200-nvlink, the default model)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-runs=${1:-5} operations=${2:-100000} node=${3:-2xh200-nvlink}
+runs=${1:-5} operations=${2:-100000} node=${3:-2xh200-nvlink} model=${4:-}
+model_option=()
+[ -n "$model" ] && model_option=(--model "$model")
 scripts/build.sh warpsim make_replay_bench_trace >/dev/null
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 build/tests/make_replay_bench_trace "$tmp/bench.wstrace" "$operations"
 times=() memories=()
 for i in $(seq "$runs"); do
-  line=$(build/sim/warpsim simulate "$tmp/bench.wstrace" --platform "$node" -o "$tmp/sim.wstrace" --timeline "$tmp/timeline.json" --csv "$tmp/kernels.csv" | grep 'took')
+  line=$(build/sim/warpsim simulate "$tmp/bench.wstrace" --platform "$node" -o "$tmp/sim.wstrace" --timeline "$tmp/timeline.json" --csv "$tmp/kernels.csv" "${model_option[@]}" | grep 'took')
   echo "run $i:$line"
   times+=("$(echo "$line" | awk '{print $2}')")
   memories+=("$(echo "$line" | awk '{print $6}')")
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-echo "median over $runs runs: $(median "${times[@]}") s, peak memory $(median "${memories[@]}") MiB ($operations operations, node $node, $(nproc) cores)"
+echo "median over $runs runs: $(median "${times[@]}") s, peak memory $(median "${memories[@]}") MiB ($operations operations, node $node, model ${model:-default}, $(nproc) cores)"

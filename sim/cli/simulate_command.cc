@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "memoized_model.h"
 #include "outputs/kernels_csv.h"
 #include "outputs/timeline_json.h"
 #include "platform.h"
@@ -123,7 +124,7 @@ void run_simulate(const SimulateOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   const platform::Platform platform = platform::load_platform(options.platform, options.overrides);
   std::unique_ptr<models::KernelModel> model;
-  if (!options.reuse_kernel_times) model = models::make_model(options.model);
+  if (!options.reuse_kernel_times) model = std::make_unique<models::MemoizedModel>(models::make_model(options.model));
   const replay::SourceTrace trace = replay::read_source_trace(options.trace);
   replay::SimulationOptions simulation;
   simulation.reuse_recorded_kernel_times = options.reuse_kernel_times;

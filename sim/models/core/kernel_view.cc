@@ -7,6 +7,14 @@ KernelView KernelView::of(const KernelLaunch& launch) {
   // The predictive rule: what a model cannot see, it cannot fit to.
   copy.clear_start_ns();
   copy.clear_end_ns();
+  // Which launch this is (its device, stream, call, graph node, context) is the replay's business, not the model's:
+  // without it, two launches that do the same work are the same view (MemoizedModel relies on it).
+  copy.clear_device_id();
+  copy.clear_stream_id();
+  copy.clear_correlation_id();
+  copy.clear_graph_id();
+  copy.clear_graph_node_id();
+  copy.clear_context_id();
   return KernelView(std::move(copy));
 }
 

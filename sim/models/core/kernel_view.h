@@ -3,7 +3,8 @@
 //
 // The predictive rule (DESIGN.md): a model predicts from the launch configuration, the counters and the GPU spec,
 // never from the kernel's recorded duration. KernelView enforces it: it holds a copy of the launch with its times
-// cleared, so no model can read them.
+// cleared, so no model can read them. It also clears what tells one launch from another (device, stream,
+// correlation, graph node, context): a model sees what the launch does, so equal work gives equal views.
 #include <utility>
 
 #include "trace.pb.h"
@@ -12,7 +13,7 @@ namespace warpsim::models {
 
 class KernelView {
  public:
-  /// A view of `launch` without start_ns/end_ns (both cleared to 0).
+  /// A view of `launch` without start_ns/end_ns and without its identity (device, stream, correlation, graph, context).
   static KernelView of(const KernelLaunch& launch);
   const KernelLaunch& launch() const { return launch_; }
   bool has_counters() const { return launch_.has_counters(); }

@@ -18,5 +18,15 @@ TEST(KernelView, ClearsTheRecordedTimesAndKeepsTheRest) {
   EXPECT_EQ(view.launch().counters().pipes().fma(), 30u);
 }
 
+TEST(KernelView, LaunchesDoingTheSameWorkGiveEqualViews) {
+  KernelLaunch a = testing::fma_kernel(10, 64, 3);
+  KernelLaunch b = a;
+  a.set_device_id(0), a.set_stream_id(7), a.set_correlation_id(41), a.set_context_id(1);
+  b.set_device_id(1), b.set_stream_id(13), b.set_correlation_id(99), b.set_graph_id(5), b.set_graph_node_id(2);
+  EXPECT_EQ(KernelView::of(a).launch().SerializeAsString(), KernelView::of(b).launch().SerializeAsString());
+  b.mutable_grid()->set_x(11);
+  EXPECT_NE(KernelView::of(a).launch().SerializeAsString(), KernelView::of(b).launch().SerializeAsString());
+}
+
 }  // namespace
 }  // namespace warpsim::models

@@ -1,0 +1,27 @@
+#pragma once
+// A model that predicts each distinct launch once. Programs launch the same kernel with the same configuration and
+// counters many times (a solver's iterations, a benchmark's repeats); a model is a pure function of the launch as a
+// KernelView shows it and of the GPU spec, so identical ones get the first prediction back. What makes the slow
+// models (the Petri nets) fast enough for whole programs.
+#include <map>
+#include <memory>
+#include <string>
+
+#include "kernel_model.h"
+
+namespace warpsim::models {
+
+class MemoizedModel : public KernelModel {
+ public:
+  explicit MemoizedModel(std::unique_ptr<KernelModel> model) : model_(std::move(model)) {}
+  std::string_view name() const override { return model_->name(); }
+  /// The wrapped model's prediction, computed on the first launch equal to this one (same view, same GPU spec).
+  KernelPrediction predict(const KernelView& kernel, const platform::GpuSpec& gpu) const override;
+  std::size_t distinct_launches() const { return predictions_.size(); }
+
+ private:
+  std::unique_ptr<KernelModel> model_;
+  mutable std::map<std::string, KernelPrediction> predictions_;  // serialized view and spec -> prediction
+};
+
+}  // namespace warpsim::models
