@@ -131,12 +131,17 @@ int main(int argc, char** argv) {
   measure("DtoH_pinned", sizes, repeat, [&](std::size_t n) { WS_CHECK(cudaMemcpy(b.pinned, device, n, cudaMemcpyDeviceToHost)); });
   if (ws::arg_long(argc, argv, "fresh-pageable", 0) != 0) {
     std::unique_ptr<FreshPages> fresh;
+    // Unmap the last copy's pages before mapping the next, so at most one buffer is held.
+    auto map_fresh = [&](std::size_t n, bool written) {
+      fresh.reset();
+      fresh = std::make_unique<FreshPages>(n, written);
+    };
     measure("HtoD_pageable", sizes, repeat,
             [&](std::size_t n) { WS_CHECK(cudaMemcpy(device, fresh->data(), n, cudaMemcpyHostToDevice)); },
-            [&](std::size_t n) { fresh.reset(), fresh = std::make_unique<FreshPages>(n, true); });
+            [&](std::size_t n) { map_fresh(n, true); });
     measure("DtoH_pageable", sizes, repeat,
             [&](std::size_t n) { WS_CHECK(cudaMemcpy(fresh->data(), device, n, cudaMemcpyDeviceToHost)); },
-            [&](std::size_t n) { fresh.reset(), fresh = std::make_unique<FreshPages>(n, false); });
+            [&](std::size_t n) { map_fresh(n, false); });
   } else {
     measure("HtoD_pageable", sizes, repeat, [&](std::size_t n) { WS_CHECK(cudaMemcpy(device, b.pageable, n, cudaMemcpyHostToDevice)); });
     measure("DtoH_pageable", sizes, repeat, [&](std::size_t n) { WS_CHECK(cudaMemcpy(b.pageable, device, n, cudaMemcpyDeviceToHost)); });

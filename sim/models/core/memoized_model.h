@@ -3,9 +3,9 @@
 // counters many times (a solver's iterations, a benchmark's repeats); a model is a pure function of the launch as a
 // KernelView shows it and of the GPU spec, so identical ones get the first prediction back. What makes the slow
 // models (the Petri nets) fast enough for whole programs.
-#include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "kernel_model.h"
 
@@ -21,7 +21,8 @@ class MemoizedModel : public KernelModel {
 
  private:
   std::unique_ptr<KernelModel> model_;
-  mutable std::map<std::string, KernelPrediction> predictions_;  // serialized view and spec -> prediction
+  // Serialized view and spec -> prediction. Hashed: keys of equal launches share long prefixes (name, grid).
+  mutable std::unordered_map<std::string, KernelPrediction> predictions_;
 };
 
 }  // namespace warpsim::models
