@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# For every workloads/traces/<gpu>/<name>.timeline.wstrace that has counters-mode siblings (<name>.counters.wstrace,
-# <name>.links.wstrace, <name>.tensor.wstrace), writes <name>.merged.wstrace: real times and concurrency with per-kernel counters, what the
-# simulator reads. Run after scripts/build.sh.
+# For every TRACES/<gpu>/<name>.timeline.wstrace that has counters-mode siblings (<name>.counters.wstrace,
+# <name>.links.wstrace, <name>.tensor.wstrace), writes <name>.merged.wstrace: real times and concurrency with
+# per-kernel counters, what the simulator reads. Run after scripts/build.sh.
+#   scripts/merge-traces.sh [TRACES]   (default workloads/traces; the suite's: workloads/suite/traces)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root/workloads/traces"
+cd "$root/${1:-workloads/traces}"
 for timeline in */*.timeline.wstrace; do
   base=${timeline%.timeline.wstrace}
   counters=()

@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
 # Runs on a GPU machine: builds warpsim, the tracer and the workloads (scripts/gpu-build.sh), then records every
-# workload of workloads/manifest.txt that fits the visible GPUs, in the given modes, into OUT_DIR/<gpu-label>/:
+# workload of a manifest (workloads/manifest.txt unless --manifest names another, e.g. workloads/suite/manifest.txt)
+# that fits the visible GPUs, in the given modes, into OUT_DIR/<gpu-label>/:
 #   <name>.<mode>.wstrace   the trace
 #   <name>.<mode>.log       the workload's own output (its event-timed kernel times and its check line)
 # and prints one summary line per recording. A failing workload is reported and the others still run.
-#   scripts/record-traces.sh OUT_DIR [MODES] [NAME_REGEX]
+#   scripts/record-traces.sh [--manifest FILE] [--no-build] OUT_DIR [MODES] [NAME_REGEX]
 # MODES: any of "timeline", "counters" (instruction mix and L1/L2/DRAM traffic), "links" (counters mode, NVLink and
 # PCIe bytes), "tensor" (counters mode, tensor-core operations by type), e.g. "timeline counters".
 set -uo pipefail
-out=${1:?usage: record-traces.sh OUT_DIR [MODES] [NAME_REGEX]}
+manifest=workloads/manifest.txt build=1
+while [ $# -gt 0 ]; do
+  case $1 in
+    --manifest) manifest=$2; shift 2 ;;
+    --no-build) build=0; shift ;;
+    *) break ;;
+  esac
+done
+out=${1:?usage: record-traces.sh [--manifest FILE] [--no-build] OUT_DIR [MODES] [NAME_REGEX]}
 modes=${2:-timeline}
 filter=${3:-.}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-scripts/gpu-build.sh >"$out.build.log" 2>&1 || { tail -40 "$out.build.log"; exit 1; }
+if [ "$build" = 1 ]; then scripts/gpu-build.sh >"$out.build.log" 2>&1 || { tail -40 "$out.build.log"; exit 1; }; fi
 
 gpus=$(nvidia-smi --list-gpus | wc -l)
 label=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr -cs 'A-Za-z0-9' '-' | sed 's/-$//;s/^NVIDIA-//')
@@ -27,6 +36,7 @@ while read -r name need args; do
   [[ "$name" =~ $filter ]] || continue
   if [ "$need" -gt "$gpus" ]; then echo "skip     $name (needs $need GPUs)"; continue; fi
   exe=$(set -- $args; echo "$1")
+  exe_path=$(find build-gpu/workloads -type f -name "$exe" | head -1)
   for mode in $modes; do
     trace="$dir/$name.$mode.wstrace"
     start=$(date +%s%N)
@@ -36,7 +46,7 @@ while read -r name need args; do
       tensor) how=(--mode counters --metrics tensor) ;;
       *) how=(--mode "$mode") ;;
     esac
-    $warpsim record "${how[@]}" -o "$trace" -- "build-gpu/workloads/${exe#ws_}/$exe" ${args#"$exe"} \
+    timeout --kill-after=10 "${WARPSIM_RECORD_TIMEOUT:-1800}" $warpsim record "${how[@]}" -o "$trace" -- "$exe_path" ${args#"$exe"} \
       >"$dir/$name.$mode.log" 2>&1
     rc=$?
     ms=$(( ($(date +%s%N) - start) / 1000000 ))
@@ -46,5 +56,5 @@ while read -r name need args; do
       "$(du -h "$trace" 2>/dev/null | cut -f1)"
     [ "$rc" -eq 0 ] || status=1
   done
-done < workloads/manifest.txt
+done < "$manifest"
 exit $status

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Simulates the shipped real traces and compares each simulation with a real recording: the accuracy table.
-#   scripts/validate.sh [--model NAME[,NAME...]] [--all] [--keep DIR]
-# For every workload recorded with counters (workloads/traces/<gpu>/<workload>.merged.wstrace):
+#   scripts/validate.sh [--model NAME[,NAME...]] [--traces DIR] [--programs FILE] [--all] [--keep DIR]
+# For every workload recorded with counters (DIR/<gpu>/<workload>.merged.wstrace; DIR is workloads/traces unless
+# --traces names another, e.g. workloads/suite/traces; --programs keeps only the names listed in FILE, one a line):
 #   same GPU:  simulate on the recording GPU's node, compare with that recording (timeline trace: the real times);
 #   cross GPU: simulate the H100 recording on the H200 node and compare with the H200 recording, and back.
 #   Two-GPU recordings run on 2xh200-nvlink (same) and, as a what-if without a recording to compare, 4xh200-pcie.
@@ -12,13 +13,16 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-models=wave-pipes all=0 keep=""
+models=wave-pipes all=0 keep="" traces=workloads/traces programs=""
 while [ $# -gt 0 ]; do
   case $1 in
     --model) models=$2; shift 2 ;;
+    --traces) traces=$2; shift 2 ;;
+    --programs) programs=$2; shift 2 ;;
     --all) all=1; shift ;;
     --keep) keep=$2; shift 2 ;;
-    *) echo "usage: scripts/validate.sh [--model NAME[,NAME...]|all] [--all] [--keep DIR]" >&2; exit 2 ;;
+    *) echo "usage: scripts/validate.sh [--model NAME[,NAME...]|all] [--traces DIR] [--programs FILE] [--all]" \
+         "[--keep DIR]" >&2; exit 2 ;;
   esac
 done
 [ -n "${WARPSIM_NO_BUILD:-}" ] || scripts/build.sh warpsim >/dev/null
@@ -41,11 +45,11 @@ compare() {
   "$warpsim" compare "$1" "$2" 2>/dev/null |
     awk '/^MAPE/ {m=$2} /^kernel time/ {r=$NF} END {if (m == "") print "- -"; else print m, r}' || echo "- -"
 }
-# stats VALUES... -> "MEAN MEDIAN COUNT" of percentages
+# stats VALUES... -> "MEAN MEDIAN COUNT MAX" of percentages
 stats() {
-  [ $# -eq 0 ] && { echo "- - 0"; return; }
+  [ $# -eq 0 ] && { echo "- - 0 -"; return; }
   printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1; s+=$1} END {
-    printf "%.1f%% %.1f%% %d\n", s/NR, (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2, NR}'
+    printf "%.1f%% %.1f%% %d %.1f%%\n", s/NR, (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2, NR, v[NR]}'
 }
 
 # validate_model MODEL VERBOSE: per-workload rows when VERBOSE=1; sets same_mapes and cross_mapes
@@ -54,9 +58,10 @@ validate_model() {
   same_mapes=() cross_mapes=()
   [ "$verbose" = 1 ] && echo "| workload | GPU | kernels | node | MAPE | sim/real kernel time | cross node | MAPE vs that GPU's recording | sim/real |" &&
     echo "|---|---|---|---|---|---|---|---|---|"
-  for merged in workloads/traces/*/*.merged.wstrace; do
+  for merged in "$traces"/*/*.merged.wstrace; do
     local gpu workload real node other cross sim sim_other mape ratio kernels cross_real cross_mape="-" cross_ratio="-"
     gpu=$(basename "$(dirname "$merged")") workload=$(basename "$merged" .merged.wstrace)
+    [ -z "$programs" ] || grep -qx "$workload" "$programs" || continue
     real=${merged%.merged.wstrace}.timeline.wstrace
     node=$(own_node "$gpu") other=$(other_node "$gpu") cross=$(cross_gpu "$gpu")
     sim="$out/$model.$gpu.$workload.$node.wstrace" sim_other="$out/$model.$gpu.$workload.$other.wstrace"
@@ -64,7 +69,7 @@ validate_model() {
     simulate "$merged" "$other" "$model" "$sim_other"
     read -r mape ratio < <(compare "$real" "$sim")
     kernels=$(awk '/^  kernels/ {gsub(",", "", $2); print $2}' "$sim.log")
-    cross_real=workloads/traces/$cross/$workload.timeline.wstrace
+    cross_real=$traces/$cross/$workload.timeline.wstrace
     if [ -n "$cross" ] && [ -f "$cross_real" ]; then read -r cross_mape cross_ratio < <(compare "$cross_real" "$sim_other"); fi
     [ "$mape" != "-" ] && same_mapes+=("${mape%\%}")
     [ "$cross_mape" != "-" ] && cross_mapes+=("${cross_mape%\%}")
@@ -76,26 +81,26 @@ validate_model() {
 IFS=, read -r -a model_list <<<"$models"
 if [ ${#model_list[@]} -eq 1 ]; then
   validate_model "${model_list[0]}" 1
-  read -r same_mean same_median same_n < <(stats "${same_mapes[@]}")
-  read -r cross_mean cross_median cross_n < <(stats "${cross_mapes[@]}")
+  read -r same_mean same_median same_n same_max < <(stats "${same_mapes[@]}")
+  read -r cross_mean cross_median cross_n cross_max < <(stats "${cross_mapes[@]}")
   echo
   echo "model ${model_list[0]}"
-  echo "same GPU  : mean of per-workload MAPE $same_mean, median $same_median over $same_n workloads"
-  echo "cross GPU : mean of per-workload MAPE $cross_mean, median $cross_median over $cross_n workloads"
+  echo "same GPU  : mean of per-workload MAPE $same_mean, median $same_median over $same_n workloads, max $same_max"
+  echo "cross GPU : mean of per-workload MAPE $cross_mean, median $cross_median over $cross_n workloads, max $cross_max"
 else
-  echo "| model | same GPU: mean MAPE | median | workloads | cross GPU: mean MAPE | median | workloads |"
-  echo "|---|---|---|---|---|---|---|"
+  echo "| model | same GPU: mean MAPE | median | max | workloads | cross GPU: mean MAPE | median | max | workloads |"
+  echo "|---|---|---|---|---|---|---|---|---|"
   for model in "${model_list[@]}"; do
     validate_model "$model" 0
-    read -r same_mean same_median same_n < <(stats "${same_mapes[@]}")
-    read -r cross_mean cross_median cross_n < <(stats "${cross_mapes[@]}")
-    echo "| $model | $same_mean | $same_median | $same_n | $cross_mean | $cross_median | $cross_n |"
+    read -r same_mean same_median same_n same_max < <(stats "${same_mapes[@]}")
+    read -r cross_mean cross_median cross_n cross_max < <(stats "${cross_mapes[@]}")
+    echo "| $model | $same_mean | $same_median | $same_max | $same_n | $cross_mean | $cross_median | $cross_max | $cross_n |"
   done
 fi
 
 if [ "$all" = 1 ]; then
   count=0
-  for trace in workloads/traces/*/*.wstrace; do
+  for trace in "$traces"/*/*.wstrace; do
     gpu=$(basename "$(dirname "$trace")")
     for node in "$(own_node "$gpu")" "$(other_node "$gpu")"; do
       simulate "$trace" "$node" "${model_list[0]}" "$out/all.wstrace" && count=$((count + 1))
