@@ -23,7 +23,6 @@
 #include "counters/counters_mode.h"
 #include "counters/counters_store.h"
 #include "counters/range_profiler.h"
-#include "counters/sass_summary.h"
 #include "cupti/activity_buffers.h"
 #include "cupti/crash_report.h"
 #include "cupti/driver_devices.h"
@@ -31,6 +30,7 @@
 #include "cupti/process_info.h"
 #include "sink/record_builder.h"
 #include "sink/trace_sink.h"
+#include "sass_summary.h"
 #include "tracer_config.h"
 
 namespace warpsim::tracer {
@@ -63,7 +63,7 @@ TracerConfig g_config;
 PeriodicFlusher* g_flusher = nullptr;  // like g_trace, never freed
 CountersStore* g_counters = nullptr;    // counters mode only; like g_trace, never freed
 CountersMode* g_counters_mode = nullptr;
-SassSummaries* g_sass = nullptr;  // like g_trace, never freed
+trace::SassSummaries* g_sass = nullptr;  // like g_trace, never freed
 std::atomic<bool> g_sass_warned{false};
 std::once_flag g_driver_info_once;
 
@@ -95,9 +95,9 @@ void on_module_loaded(const CUpti_ResourceData& resource) {
   const auto* module = static_cast<const CUpti_ModuleResourceData*>(resource.resourceDescriptor);
   if (module == nullptr || module->pCubin == nullptr || module->cubinSize == 0) return;
   const std::span<const std::byte> image(reinterpret_cast<const std::byte*>(module->pCubin), module->cubinSize);
-  if (!is_elf_image(image)) return;
+  if (!trace::is_elf_image(image)) return;
   try {
-    auto functions = summarize_cubin(image);
+    auto functions = trace::summarize_cubin(image);
     if (!functions) {
       warn_sass_once("a loaded module's cubin could not be read (cut short or corrupt)");
       return;
@@ -194,7 +194,7 @@ void start_counters_mode() {
 // module loaded before it ran) and, in counters mode, the counters measured at its launch.
 void complete_kernel(Event& event) {
   KernelLaunch& kernel = *event.mutable_kernel();
-  if (auto sass = g_sass->find(kernel.name())) set_sass(kernel, *sass);
+  if (auto sass = g_sass->find(kernel.name())) trace::set_sass(kernel, *sass);
   if (g_counters == nullptr) return;
   if (auto counters = g_counters->take(static_cast<std::uint32_t>(kernel.correlation_id())))
     *kernel.mutable_counters() = std::move(*counters);
@@ -211,7 +211,7 @@ bool start_tracing() {
   if (std::getenv("WARPSIM_TRACE_BACKTRACE") != nullptr) install_crash_report();
   // The sink first: CUPTI may call back as soon as the subscription exists.
   g_trace = new TraceSink(g_config.output_path, process_header(g_config.mode), warn);  // NOLINT: see g_trace
-  g_sass = new SassSummaries();                                                        // NOLINT: see g_trace
+  g_sass = new trace::SassSummaries();                                                        // NOLINT: see g_trace
   if (g_config.mode == TraceMode::kCounters) start_counters_mode();
   g_trace->set_kernel_hook(complete_kernel);
   if (!subscribe()) return false;

@@ -27,7 +27,7 @@ namespace {
 struct SimulateOptions {
   std::string trace;
   std::string platform;
-  std::string model = "wave-pipes";  // the most accurate on the shipped workloads (README, "Accuracy today")
+  std::string model{models::kDefaultModel};
   std::vector<std::string> overrides;
   bool reuse_kernel_times = false;
   double host_scale = 1;

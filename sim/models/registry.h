@@ -16,6 +16,10 @@ struct ModelInfo {
   std::function<std::unique_ptr<KernelModel>()> make;
 };
 
+/// The model `simulate` uses unless told otherwise: the one with the lowest mean MAPE on the blind half of the
+/// validation suite (README, "Accuracy today"; scripts/accuracy-table.py).
+inline constexpr std::string_view kDefaultModel = "wave-pipes";
+
 /// Every known model, in the order --help lists them.
 const std::vector<ModelInfo>& known_models();
 

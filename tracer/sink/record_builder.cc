@@ -101,15 +101,6 @@ Event build_kernel(const KernelActivity& a) {
   return event;
 }
 
-void set_sass(KernelLaunch& kernel, const SassFunctionSummary& summary) {
-  SassSummary* sass = kernel.mutable_sass();
-  sass->set_instructions(summary.instructions);
-  sass->set_stall_cycles(summary.stall_cycles);
-  sass->set_variable_latency(summary.variable_latency);
-  sass->set_cover_cycles(summary.cover_cycles);
-  sass->set_uncovered(summary.uncovered);
-}
-
 std::optional<Event> build_copy(const CopyActivity& a) {
   Event event;
   Memcpy* copy = event.mutable_memcpy();

@@ -3,15 +3,12 @@
 
 #include <optional>
 
-#include "counters/sass_summary.h"
 #include "sink/activity_records.h"
 #include "trace.pb.h"
 
 namespace warpsim::tracer {
 
 Event build_kernel(const KernelActivity& activity);
-/// Puts the static summary of the kernel's code (from the module the driver loaded) on a kernel record.
-void set_sass(KernelLaunch& kernel, const SassFunctionSummary& summary);
 /// nullopt for a copy the trace cannot place: a peer-to-peer copy without its source and destination devices.
 std::optional<Event> build_copy(const CopyActivity& activity);
 Event build_memset(const MemsetActivity& activity);

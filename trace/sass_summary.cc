@@ -1,4 +1,4 @@
-#include "counters/sass_summary.h"
+#include "sass_summary.h"
 
 #include <elf.h>
 
@@ -8,7 +8,7 @@
 #include <string_view>
 #include <utility>
 
-namespace warpsim::tracer {
+namespace warpsim::trace {
 namespace {
 
 // The ELF structs are copied out of the buffer as they lie: that reads a little-endian file right only on a
@@ -129,6 +129,22 @@ Control control_of(std::span<const std::byte> instruction) {
           static_cast<std::uint32_t>((code >> kWaitMaskShift) & kWaitMaskMask)};
 }
 
+// Where a warp stalls for results in flight, in code order: a first waiter is a new stall only if one of the results
+// it waits for was issued after the previous stall (or by it). Loads issued back to back and consumed one scoreboard
+// after another are one stall (they were all in flight together); a pointer chase stalls at every load.
+std::uint64_t count_stall_points(const std::vector<std::optional<std::size_t>>& latest_producer_of) {
+  std::uint64_t stalls = 0;
+  std::optional<std::size_t> previous_stall;
+  for (std::size_t w = 0; w < latest_producer_of.size(); ++w) {
+    if (!latest_producer_of[w]) continue;
+    if (!previous_stall || *latest_producer_of[w] >= *previous_stall) {
+      ++stalls;
+      previous_stall = w;
+    }
+  }
+  return stalls;
+}
+
 // One pass from the end of the code: for each scoreboard, the next instruction that waits on it is known when a
 // producer is reached, and prefix sums of the stalls give the cycles in between. Linear in the code size, which
 // matters for libraries with kernels of tens of thousands of instructions and many loads.
@@ -142,6 +158,8 @@ SassFunctionSummary summarize_function(std::string name, std::span<const std::by
   SassFunctionSummary summary;
   summary.name = std::move(name);
   std::array<std::optional<std::size_t>, kBarrierCodes> next_waiter{};  // codes 6 and 7 are never waited on
+  // For each instruction that is some producer's first waiter: the latest such producer (see count_stall_points).
+  std::vector<std::optional<std::size_t>> latest_producer_of(count);
   for (std::size_t i = count; i-- > 0;) {
     const Control& c = controls[i];
     if (c.stall > 0) {  // the NOP padding after the end of the function has stall 0
@@ -151,14 +169,16 @@ SassFunctionSummary summarize_function(std::string name, std::span<const std::by
     if (c.write_barrier != kNoBarrier) {
       ++summary.variable_latency;
       // Looked up before this instruction's own wait mask is taken in: the scan starts after the producer.
-      if (const auto waiter = next_waiter[c.write_barrier])
+      if (const auto waiter = next_waiter[c.write_barrier]) {
         summary.cover_cycles += stalls_before[*waiter] - stalls_before[i];
-      else
+        if (!latest_producer_of[*waiter]) latest_producer_of[*waiter] = i;  // the backward pass meets the latest first
+      } else
         ++summary.uncovered;
     }
     for (std::uint32_t b = 0; b < kScoreboards; ++b)
       if (((c.wait_mask >> b) & 1u) != 0) next_waiter[b] = i;
   }
+  summary.stall_points = count_stall_points(latest_producer_of);
   return summary;
 }
 
@@ -189,6 +209,16 @@ std::optional<std::vector<SassFunctionSummary>> summarize_cubin(std::span<const 
   return functions;
 }
 
+void set_sass(KernelLaunch& kernel, const SassFunctionSummary& summary) {
+  SassSummary* sass = kernel.mutable_sass();
+  sass->set_instructions(summary.instructions);
+  sass->set_stall_cycles(summary.stall_cycles);
+  sass->set_variable_latency(summary.variable_latency);
+  sass->set_cover_cycles(summary.cover_cycles);
+  sass->set_uncovered(summary.uncovered);
+  sass->set_stall_points(summary.stall_points);
+}
+
 void SassSummaries::add(std::vector<SassFunctionSummary> functions) {
   const std::lock_guard lock(mutex_);
   for (SassFunctionSummary& function : functions) {
@@ -209,4 +239,4 @@ std::size_t SassSummaries::size() const {
   return by_name_.size();
 }
 
-}  // namespace warpsim::tracer
+}  // namespace warpsim::trace

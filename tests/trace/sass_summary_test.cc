@@ -12,11 +12,10 @@
 #include <thread>
 #include <vector>
 
-#include "counters/sass_summary.h"
+#include "sass_summary.h"
 #include "sample_trace.h"
-#include "sink/record_builder.h"
 
-namespace warpsim::tracer {
+namespace warpsim::trace {
 namespace {
 
 using Bytes = std::vector<std::byte>;
@@ -252,6 +251,24 @@ TEST(SassSummary, LoadUsedOnlyAtTheTopOfTheNextIterationIsUncovered) {
   EXPECT_EQ(f.cover_cycles, 0u);
 }
 
+TEST(SassSummary, LoadsInFlightTogetherAreOneStall) {
+  // Four loads on scoreboards 0 and 1, consumed one scoreboard after the other: one stall (all four were in flight
+  // when the first wait began); then two more loads and a wait for them: a second stall.
+  const Bytes batch = make_cubin({function("batch", {control(1, 0), control(1, 1), control(1, 0), control(1, 1),
+                                                     control(1, kNone, 0b01), control(1, kNone, 0b10), control(1, 0),
+                                                     control(1, 1), control(1, kNone, 0b11), padding()})});
+  const SassFunctionSummary batched = only_function(batch);
+  EXPECT_EQ(batched.variable_latency, 6u);
+  EXPECT_EQ(batched.stall_points, 2u);
+  // A chase: every load's address is the previous load's result, so every load waits for one issued after the
+  // previous stall.
+  const Bytes chase = make_cubin({function("chase", {control(1, 0), control(1, 0, 0b1), control(1, 0, 0b1),
+                                                     control(1, kNone, 0b1), padding()})});
+  const SassFunctionSummary chased = only_function(chase);
+  EXPECT_EQ(chased.variable_latency, 3u);
+  EXPECT_EQ(chased.stall_points, 3u);
+}
+
 TEST(SassSummary, OnlyTextSectionsWithCodeAreFunctions) {
   Section shared{".text.nobits", SHT_NOBITS, Bytes(32)};
   Section data{".nv.constant0.k", SHT_PROGBITS, Bytes(48, std::byte{0xff})};
@@ -426,7 +443,7 @@ TEST(SassSummary, SectionsOrTablesOutsideTheBufferAreRefused) {
 TEST(SassSummary, SetSassPutsEveryCountOnTheKernel) {
   KernelLaunch kernel;
   EXPECT_FALSE(kernel.has_sass());
-  set_sass(kernel, {"k", 40, 153, 3, 36, 1});
+  set_sass(kernel, {"k", 40, 153, 3, 36, 1, 2});
   ASSERT_TRUE(kernel.has_sass());
   EXPECT_EQ(kernel.sass().instructions(), 40u);
   EXPECT_EQ(kernel.sass().stall_cycles(), 153u);
@@ -434,6 +451,7 @@ TEST(SassSummary, SetSassPutsEveryCountOnTheKernel) {
   EXPECT_EQ(kernel.sass().cover_cycles(), 36u);
   EXPECT_EQ(kernel.sass().uncovered(), 1u);
   EXPECT_TRUE(kernel.sass().has_uncovered());
+  EXPECT_EQ(kernel.sass().stall_points(), 2u);
 }
 
 TEST(SassSummary, StoreFindsByNameAndALaterModuleReplaces) {
@@ -463,4 +481,4 @@ TEST(SassSummary, StoreTakesModulesWhileKernelsAreLookedUp) {
 }
 
 }  // namespace
-}  // namespace warpsim::tracer
+}  // namespace warpsim::trace

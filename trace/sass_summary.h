@@ -1,7 +1,8 @@
 #pragma once
 /// @brief A static summary of each kernel's SASS from the cubin (ELF) the driver loads: how far apart the compiler
 /// issues instructions and how much of the latency of loads and other variable-latency instructions it covers with
-/// other work (Volta-and-later control codes). Pure: no CUDA; reads the ELF with glibc's <elf.h> structs only.
+/// other work, and at how many places a warp stalls for such results (Volta-and-later control codes). Pure: no CUDA;
+/// reads the ELF with glibc's <elf.h> structs only.
 
 #include <cstddef>
 #include <cstdint>
@@ -12,7 +13,9 @@
 #include <unordered_map>
 #include <vector>
 
-namespace warpsim::tracer {
+#include "trace.pb.h"
+
+namespace warpsim::trace {
 
 /// Counts over one function's code (each instruction once), not over the executed instructions.
 struct SassFunctionSummary {
@@ -22,6 +25,7 @@ struct SassFunctionSummary {
   std::uint64_t variable_latency = 0;  ///< instructions that set a scoreboard (loads, MUFU, S2R, shuffles...)
   std::uint64_t cover_cycles = 0;      ///< per such producer, the stall cycles from it to its first waiting instruction
   std::uint64_t uncovered = 0;         ///< producers with no instruction waiting on their scoreboard later in the code
+  std::uint64_t stall_points = 0;      ///< first waiters for results issued since the previous one (sass_summary.cc)
 };
 
 /// Whether `image` starts like an ELF file: what distinguishes a cubin from a fatbin or PTX text handed over as one.
@@ -32,6 +36,10 @@ bool is_elf_image(std::span<const std::byte> image);
 /// outside it, a section name is not terminated, a code section is not whole instructions). An ELF that is no cubin
 /// for Volta or later (another machine, a Maxwell/Pascal cubin with another instruction format) gives an empty list.
 std::optional<std::vector<SassFunctionSummary>> summarize_cubin(std::span<const std::byte> cubin);
+
+/// Puts the static summary of a kernel's code (from the module the driver loaded, or a cubin given later) on a
+/// kernel record, replacing any it had.
+void set_sass(KernelLaunch& kernel, const SassFunctionSummary& summary);
 
 /// The summaries of the functions of every module loaded so far, by mangled name. Thread-safe: modules load on any
 /// application thread (with lazy loading, at a kernel's first launch) while kernel records are built on CUPTI's.
@@ -47,4 +55,4 @@ class SassSummaries {
   std::unordered_map<std::string, SassFunctionSummary> by_name_;
 };
 
-}  // namespace warpsim::tracer
+}  // namespace warpsim::trace

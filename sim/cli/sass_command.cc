@@ -1,0 +1,43 @@
+#include "sass_command.h"
+
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sass_annotation.h"
+
+namespace warpsim::cli {
+namespace {
+
+struct SassOptions {
+  std::string trace;
+  std::vector<std::string> cubins;
+  std::string output;
+};
+
+void run_sass(const SassOptions& options) {
+  const std::vector<std::filesystem::path> cubins(options.cubins.begin(), options.cubins.end());
+  const trace::SassAnnotation result = trace::annotate_sass(options.trace, cubins, options.output);
+  std::cout << options.output << ": " << result.annotated << " of " << result.kernels
+            << " kernels given the cubins' SASS summary";
+  if (result.disagreed > 0) std::cout << "; " << result.disagreed << " kept their own (other code than the cubin's)";
+  if (!result.unknown_functions.empty())
+    std::cout << "; " << result.unknown_functions.size() << " kernels in no cubin (first: "
+              << result.unknown_functions.front() << ")";
+  std::cout << '\n';
+}
+
+}  // namespace
+
+void add_sass_command(CLI::App& app) {
+  auto options = std::make_shared<SassOptions>();
+  CLI::App* command = app.add_subcommand(
+      "sass", "Give a trace's kernels the SASS summary of the program's cubins (nvcc -cubin, the program's flags)");
+  command->add_option("trace", options->trace, "Trace to annotate (not changed)")->required();
+  command->add_option("--cubin", options->cubins, "Cubin files of the program (several allowed)")->required();
+  command->add_option("-o,--output", options->output, "Annotated trace")->required();
+  command->callback([options] { run_sass(*options); });
+}
+
+}  // namespace warpsim::cli

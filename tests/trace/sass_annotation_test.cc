@@ -1,0 +1,80 @@
+// `annotate_sass`: a trace's kernels get the summaries of a real sm_90 cubin (tests/data/sass), matched by mangled
+// name; other kernels, recorded summaries of other code and bad input are handled as the header says.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sample_trace.h"
+#include "sass_annotation.h"
+#include "trace_error.h"
+#include "trace_reader.h"
+
+namespace warpsim::trace {
+namespace {
+
+constexpr const char* kDependent = "_Z14ffma_dependentPfff";  // a function of the fixture cubin
+const std::filesystem::path kCubin = std::filesystem::path(WARPSIM_TEST_DATA) / "sass/kernels_sm90.cubin";
+
+std::vector<KernelLaunch> kernels_of(const std::filesystem::path& path) {
+  TraceReader reader(path);
+  std::vector<KernelLaunch> kernels;
+  Event event;
+  while (reader.next(event))
+    if (event.has_kernel()) kernels.push_back(event.kernel());
+  return kernels;
+}
+
+class SassAnnotationTest : public ::testing::Test {
+ protected:
+  std::filesystem::path dir = testing::fresh_temp_dir();
+  std::filesystem::path input = dir / "in.wstrace";
+  std::filesystem::path output = dir / "out.wstrace";
+
+  void write_input(const std::vector<Event>& events) {
+    testing::write_trace(input, testing::two_gpu_header(), events);
+  }
+};
+
+TEST_F(SassAnnotationTest, KernelsOfTheCubinGetItsSummaryAndOthersAreListed) {
+  Event other_code = testing::kernel_event(0, 1, kDependent, 3000, 100);
+  other_code.mutable_kernel()->mutable_sass()->set_instructions(7);  // recorded from some other build
+  write_input({testing::kernel_event(0, 1, kDependent, 1000, 100), testing::kernel_event(0, 1, "_Z5otherv", 2000, 100),
+               other_code});
+  const SassAnnotation result = annotate_sass(input, {kCubin}, output);
+  EXPECT_EQ(result.kernels, 3u);
+  EXPECT_EQ(result.annotated, 1u);
+  EXPECT_EQ(result.disagreed, 1u);
+  EXPECT_EQ(result.unknown_functions, std::vector<std::string>{"_Z5otherv"});
+  const std::vector<KernelLaunch> kernels = kernels_of(output);
+  ASSERT_EQ(kernels.size(), 3u);
+  EXPECT_EQ(kernels[0].sass().instructions(), 40u);  // the fixture's dependent FFMA chain
+  EXPECT_TRUE(kernels[0].sass().has_stall_points());
+  EXPECT_FALSE(kernels[1].has_sass());
+  EXPECT_EQ(kernels[2].sass().instructions(), 7u) << "a summary of other code is kept, not replaced";
+}
+
+TEST_F(SassAnnotationTest, RefusesToWriteOverItsInputAndLeavesItWhole) {
+  write_input({testing::kernel_event(0, 1, kDependent, 1000, 100)});
+  const std::string before = testing::read_file(input);
+  EXPECT_THROW(annotate_sass(input, {kCubin}, input), TraceError);
+  EXPECT_EQ(testing::read_file(input), before);
+}
+
+TEST_F(SassAnnotationTest, AFileThatIsNoCubinIsRefusedAndNoOutputAppears) {
+  write_input({testing::kernel_event(0, 1, kDependent, 1000, 100)});
+  const std::filesystem::path not_cubin = dir / "notes.txt";
+  testing::write_file(not_cubin, "not an ELF file");
+  try {
+    annotate_sass(input, {not_cubin}, output);
+    FAIL() << "expected a TraceError";
+  } catch (const TraceError& error) {
+    EXPECT_NE(std::string(error.what()).find("notes.txt"), std::string::npos) << error.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(output));
+  EXPECT_THROW(annotate_sass(input, {dir / "missing.cubin"}, output), TraceError);
+}
+
+}  // namespace
+}  // namespace warpsim::trace

@@ -1,0 +1,28 @@
+#pragma once
+/// @brief Upgrading a trace's SASS summaries from the program's cubins: traces recorded before a summary field
+/// existed (or kernels of modules the tracer could not read) get the summary the tracer would record today. The
+/// compiler is deterministic, so a cubin built from the same source with the same nvcc and flags holds the same code
+/// (check: the fields the trace already has must agree).
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace warpsim::trace {
+
+struct SassAnnotation {
+  std::uint64_t kernels = 0;    ///< kernel launches in the trace
+  std::uint64_t annotated = 0;  ///< of them, given the summary of a function of the cubins
+  std::uint64_t disagreed = 0;  ///< of those, launches whose old summary differs from the cubin's (other code)
+  std::vector<std::string> unknown_functions;  ///< kernels (mangled) no cubin holds, each once
+};
+
+/// Writes `output`: `input` with every kernel whose mangled name is a function of one of `cubins` carrying that
+/// function's summary (trace/sass_summary.h). A kernel whose recorded summary disagrees with the cubin on the fields
+/// both have keeps its own and counts in `disagreed`. Throws TraceError for an unreadable trace or a file that is
+/// not a Volta-or-later cubin, and when `output` is `input`. Written under a temporary name and renamed at the end.
+SassAnnotation annotate_sass(const std::filesystem::path& input, const std::vector<std::filesystem::path>& cubins,
+                             const std::filesystem::path& output);
+
+}  // namespace warpsim::trace
