@@ -20,5 +20,5 @@ echo
 echo "\$ scripts/validate.sh --model wave-pipes   # every shipped workload, same GPU and cross GPU"
 WARPSIM_NO_BUILD=1 scripts/validate.sh --model wave-pipes
 echo
-echo "\$ scripts/validate.sh --model all   # the accuracy table: every SM model (about 2-3 minutes)"
-WARPSIM_NO_BUILD=1 scripts/validate.sh --model all
+echo "\$ scripts/accuracy-table.py   # every SM model: papers' workloads, suite dev half, suite blind half (~6 min)"
+WARPSIM_NO_BUILD=1 scripts/accuracy-table.py
