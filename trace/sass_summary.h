@@ -26,6 +26,8 @@ struct SassFunctionSummary {
   std::uint64_t cover_cycles = 0;      ///< per such producer, the stall cycles from it to its first waiting instruction
   std::uint64_t uncovered = 0;         ///< producers with no instruction waiting on their scoreboard later in the code
   std::uint64_t stall_points = 0;      ///< first waiters for results issued since the previous one (sass_summary.cc)
+  std::uint64_t global_loads = 0;         ///< of the covered producers, global-memory loads (LDG)
+  std::uint64_t global_stall_points = 0;  ///< stall_points counted over the global loads alone
 };
 
 /// Whether `image` starts like an ELF file: what distinguishes a cubin from a fatbin or PTX text handed over as one.

@@ -115,7 +115,9 @@ constexpr unsigned kControlShift = 41;
 constexpr unsigned kWriteBarrierShift = 5;
 constexpr unsigned kReadBarrierShift = 8;
 constexpr unsigned kWaitMaskShift = 11;
-constexpr std::uint64_t kNop = 0x7918;  // the first word of a NOP; any opcode would do
+constexpr std::uint64_t kNop = 0x7918;  // the first word of a NOP; any opcode but a load's would do
+constexpr std::uint64_t kLdg = 0x981;   // LDG's opcode (sm_80 and later): a global load
+constexpr std::uint64_t kLds = 0x984;   // LDS's: a shared-memory load
 
 // A control code: stall, the scoreboard written (7: none), the scoreboards waited on; no read barrier, no yield.
 std::uint64_t control(std::uint32_t stall, std::uint32_t write_barrier = kNone, std::uint32_t wait_mask = 0) {
@@ -131,14 +133,25 @@ struct Section {
   Bytes bytes;
 };
 
-Section function(const std::string& name, const std::vector<std::uint64_t>& controls) {
+struct Instruction {
+  std::uint64_t opcode = kNop;  // the first word: only its opcode bits are read
+  std::uint64_t control = 0;
+};
+
+Section function_with_opcodes(const std::string& name, const std::vector<Instruction>& instructions) {
   Section s{".text." + name, SHT_PROGBITS, {}};
-  for (std::uint64_t c : controls) {
-    const std::array<std::uint64_t, 2> words = {kNop, c << kControlShift};  // only the control code is read
+  for (const Instruction& instruction : instructions) {
+    const std::array<std::uint64_t, 2> words = {instruction.opcode, instruction.control << kControlShift};
     const auto bytes = std::as_bytes(std::span(words));
     s.bytes.insert(s.bytes.end(), bytes.begin(), bytes.end());
   }
   return s;
+}
+
+Section function(const std::string& name, const std::vector<std::uint64_t>& controls) {
+  std::vector<Instruction> instructions;
+  for (std::uint64_t c : controls) instructions.push_back({kNop, c});
+  return function_with_opcodes(name, instructions);
 }
 
 struct CubinShape {
@@ -267,6 +280,24 @@ TEST(SassSummary, LoadsInFlightTogetherAreOneStall) {
   const SassFunctionSummary chased = only_function(chase);
   EXPECT_EQ(chased.variable_latency, 3u);
   EXPECT_EQ(chased.stall_points, 3u);
+}
+
+TEST(SassSummary, GlobalLoadsAreCountedApartFromSharedOnes) {
+  // Two global loads then a shared load, all waited for at one instruction (one stall for each count); then a
+  // global load used at once, twice over (a chase: one stall each).
+  const Bytes cubin = make_cubin({function_with_opcodes("k", {{kLdg, control(1, 0)},
+                                                              {kLdg, control(1, 1)},
+                                                              {kLds, control(1, 2)},
+                                                              {kNop, control(1, kNone, 0b111)},
+                                                              {kLdg, control(1, 0)},
+                                                              {kLdg, control(1, 0, 0b1)},
+                                                              {kNop, control(1, kNone, 0b1)},
+                                                              {kNop, padding()}})});
+  const SassFunctionSummary f = only_function(cubin);
+  EXPECT_EQ(f.variable_latency, 5u);
+  EXPECT_EQ(f.global_loads, 4u) << "the shared load is not one";
+  EXPECT_EQ(f.global_stall_points, 3u);
+  EXPECT_EQ(f.stall_points, 3u);
 }
 
 TEST(SassSummary, OnlyTextSectionsWithCodeAreFunctions) {
@@ -452,6 +483,7 @@ TEST(SassSummary, SetSassPutsEveryCountOnTheKernel) {
   EXPECT_EQ(kernel.sass().uncovered(), 1u);
   EXPECT_TRUE(kernel.sass().has_uncovered());
   EXPECT_EQ(kernel.sass().stall_points(), 2u);
+  EXPECT_FALSE(kernel.sass().has_global_loads() && kernel.sass().global_loads() != 0);
 }
 
 TEST(SassSummary, StoreFindsByNameAndALaterModuleReplaces) {

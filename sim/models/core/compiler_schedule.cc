@@ -16,9 +16,9 @@ std::optional<CompilerSchedule> compiler_schedule(const KernelLaunch& launch) {
   // their distance is not in the code order.
   const uint64_t covered = sass.variable_latency() > sass.uncovered() ? sass.variable_latency() - sass.uncovered() : 0;
   if (covered > 0) schedule.cover_cycles = static_cast<double>(sass.cover_cycles()) / static_cast<double>(covered);
-  if (covered > 0 && sass.stall_points() > 0)
-    schedule.results_per_stall =
-        std::max(1.0, static_cast<double>(covered) / static_cast<double>(sass.stall_points()));
+  if (sass.global_loads() > 0 && sass.global_stall_points() > 0)
+    schedule.global_loads_per_stall =
+        std::max(1.0, static_cast<double>(sass.global_loads()) / static_cast<double>(sass.global_stall_points()));
   return schedule;
 }
 

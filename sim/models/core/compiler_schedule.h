@@ -17,19 +17,23 @@ namespace warpsim::models {
 struct CompilerSchedule {
   double issue_cycles = 1;  // mean stall count: cycles from one issue of a warp to its next
   double cover_cycles = 0;  // mean cycles between a variable-latency instruction and the first wait for its result
-  // Variable-latency results in flight per stall (SassSummary.stall_points): loads issued back to back before the
-  // first use of any wait their latency once together. 1 where the trace lacks the count (each result waited alone).
-  double results_per_stall = 1;
+  // Global loads in flight per stall (SassSummary.global_loads / global_stall_points): loads issued back to back
+  // before the first use of any wait their latency once together. 1 where the trace lacks the counts.
+  double global_loads_per_stall = 1;
 };
 
 /// The schedule of `launch`'s SASS summary; nothing when the trace has none (recorded before the tracer kept it, or
 /// a module the tracer did not see) or it counts no instructions.
 std::optional<CompilerSchedule> compiler_schedule(const KernelLaunch& launch);
 
-/// Cycles of `latency` a warp still waits per variable-latency result after the compiler's cover and the overlap of
-/// the results in flight together: max(0, latency - cover) / results_per_stall.
+/// Cycles of `latency` a warp still waits after the compiler's cover: max(0, latency - cover).
 inline double exposed_latency(double latency, const CompilerSchedule& schedule) {
-  return (latency > schedule.cover_cycles ? latency - schedule.cover_cycles : 0) / schedule.results_per_stall;
+  return latency > schedule.cover_cycles ? latency - schedule.cover_cycles : 0;
+}
+
+/// The same per global load, shared with the other global loads in flight: exposed_latency / global_loads_per_stall.
+inline double exposed_global_load_latency(double latency, const CompilerSchedule& schedule) {
+  return exposed_latency(latency, schedule) / schedule.global_loads_per_stall;
 }
 
 }  // namespace warpsim::models
