@@ -120,6 +120,7 @@ struct Control {
   std::uint32_t write_barrier = kNoBarrier;
   std::uint32_t wait_mask = 0;
   bool global_load = false;
+  std::uint32_t access_bytes = 0;  // a global load's bytes per thread
 };
 
 // The opcode, the low 12 bits of the instruction's first word. LDG (a global-memory load, any width and cache
@@ -127,6 +128,11 @@ struct Control {
 // for sm_75, 80, 86, 89, 90, 100 and 120 (shared loads, LDS, are 0x984 on all of them).
 constexpr std::uint64_t kOpcodeMask = 0xfff;
 constexpr std::array<std::uint64_t, 2> kGlobalLoadOpcodes = {0x381, 0x981};
+// A load's access size, bits 9-11 of the high word: 4, 5, 6 for 32, 64, 128 bits (checked on the same cubins), 0-3
+// for the 8- and 16-bit forms (unsigned and signed), 7 for the other 128-bit form.
+constexpr unsigned kAccessSizeShift = 9;
+constexpr std::uint64_t kAccessSizeMask = 0x7;
+constexpr std::array<std::uint32_t, 8> kAccessBytes = {1, 1, 2, 2, 4, 8, 16, 16};
 
 Control control_of(std::span<const std::byte> instruction) {
   std::uint64_t low = 0;
@@ -138,7 +144,8 @@ Control control_of(std::span<const std::byte> instruction) {
   return {static_cast<std::uint32_t>(code & kStallMask),
           static_cast<std::uint32_t>((code >> kWriteBarrierShift) & kBarrierMask),
           static_cast<std::uint32_t>((code >> kWaitMaskShift) & kWaitMaskMask),
-          std::find(kGlobalLoadOpcodes.begin(), kGlobalLoadOpcodes.end(), opcode) != kGlobalLoadOpcodes.end()};
+          std::find(kGlobalLoadOpcodes.begin(), kGlobalLoadOpcodes.end(), opcode) != kGlobalLoadOpcodes.end(),
+          kAccessBytes[(high >> kAccessSizeShift) & kAccessSizeMask]};
 }
 
 // Where a warp stalls for results in flight, in code order: a first waiter is a new stall only if one of the results
@@ -187,6 +194,7 @@ SassFunctionSummary summarize_function(std::string name, std::span<const std::by
         if (!latest_producer_of[*waiter]) latest_producer_of[*waiter] = i;  // the backward pass meets the latest first
         if (c.global_load) {
           ++summary.global_loads;
+          summary.widest_global_load_bytes = std::max(summary.widest_global_load_bytes, std::uint64_t{c.access_bytes});
           if (!latest_global_load_of[*waiter]) latest_global_load_of[*waiter] = i;
         }
       } else
@@ -237,6 +245,7 @@ void set_sass(KernelLaunch& kernel, const SassFunctionSummary& summary) {
   sass->set_stall_points(summary.stall_points);
   sass->set_global_loads(summary.global_loads);
   sass->set_global_stall_points(summary.global_stall_points);
+  sass->set_widest_global_load_bytes(summary.widest_global_load_bytes);
 }
 
 void SassSummaries::add(std::vector<SassFunctionSummary> functions) {

@@ -101,6 +101,9 @@ TEST(SassSummary, LoadIsCoveredByTheWorkBeforeItsFirstUse) {
   EXPECT_EQ(f->variable_latency, 5u);  // S2R, 3 x LDC, LDG
   EXPECT_EQ(f->cover_cycles, 89u);     // 16 + 9 + 7 + 34 (the LDG) + 23
   EXPECT_EQ(f->uncovered, 0u);
+  EXPECT_EQ(f->global_loads, 1u) << "the LDG, decoded from a real sm_90 cubin; S2R and LDC are not global loads";
+  EXPECT_EQ(f->widest_global_load_bytes, 4u) << "a float";
+  EXPECT_EQ(f->global_stall_points, 1u);
 }
 
 // ---- hand-made cubins -----------------------------------------------------------------------------------------------
@@ -133,15 +136,23 @@ struct Section {
   Bytes bytes;
 };
 
+// Access-size codes of a load, bits 9-11 of the high word.
+constexpr std::uint64_t kSize32 = 4;
+constexpr std::uint64_t kSize64 = 5;
+constexpr std::uint64_t kSize128 = 6;
+constexpr unsigned kAccessSizeShift = 9;
+
 struct Instruction {
   std::uint64_t opcode = kNop;  // the first word: only its opcode bits are read
   std::uint64_t control = 0;
+  std::uint64_t size = kSize32;  // a load's access size code
 };
 
 Section function_with_opcodes(const std::string& name, const std::vector<Instruction>& instructions) {
   Section s{".text." + name, SHT_PROGBITS, {}};
   for (const Instruction& instruction : instructions) {
-    const std::array<std::uint64_t, 2> words = {instruction.opcode, instruction.control << kControlShift};
+    const std::array<std::uint64_t, 2> words = {
+        instruction.opcode, (instruction.control << kControlShift) | (instruction.size << kAccessSizeShift)};
     const auto bytes = std::as_bytes(std::span(words));
     s.bytes.insert(s.bytes.end(), bytes.begin(), bytes.end());
   }
@@ -298,6 +309,17 @@ TEST(SassSummary, GlobalLoadsAreCountedApartFromSharedOnes) {
   EXPECT_EQ(f.global_loads, 4u) << "the shared load is not one";
   EXPECT_EQ(f.global_stall_points, 3u);
   EXPECT_EQ(f.stall_points, 3u);
+  EXPECT_EQ(f.widest_global_load_bytes, 4u) << "each a 32-bit load (size code 4)";
+}
+
+TEST(SassSummary, GlobalLoadBytesFollowTheAccessSize) {
+  const Bytes cubin = make_cubin({function_with_opcodes("k", {{kLdg, control(1, 0), kSize128},
+                                                              {kLdg, control(1, 1), kSize64},
+                                                              {kNop, control(1, kNone, 0b11)},
+                                                              {kNop, padding()}})});
+  const SassFunctionSummary f = only_function(cubin);
+  EXPECT_EQ(f.global_loads, 2u);
+  EXPECT_EQ(f.widest_global_load_bytes, 16u);
 }
 
 TEST(SassSummary, OnlyTextSectionsWithCodeAreFunctions) {
