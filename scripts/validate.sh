@@ -12,15 +12,18 @@
 # Builds warpsim first (scripts/build.sh) unless WARPSIM_NO_BUILD is set; WARPSIM_BIN picks another binary.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+caller=$PWD
+# A path given on the command line, relative to where the script was called from (it runs from the repository root).
+from_caller() { case $1 in /*) echo "$1" ;; *) echo "$caller/$1" ;; esac; }
 cd "$root"
 models=wave-pipes all=0 keep="" traces=workloads/traces programs=""
 while [ $# -gt 0 ]; do
   case $1 in
     --model) models=$2; shift 2 ;;
-    --traces) traces=$2; shift 2 ;;
-    --programs) programs=$2; shift 2 ;;
+    --traces) traces=$(from_caller "$2"); shift 2 ;;
+    --programs) programs=$(from_caller "$2"); shift 2 ;;
     --all) all=1; shift ;;
-    --keep) keep=$2; shift 2 ;;
+    --keep) keep=$(from_caller "$2"); shift 2 ;;
     *) echo "usage: scripts/validate.sh [--model NAME[,NAME...]|all] [--traces DIR] [--programs FILE] [--all]" \
          "[--keep DIR]" >&2; exit 2 ;;
   esac
