@@ -30,14 +30,15 @@
 #include <string>
 #include <vector>
 
+#include "microbench.h"
 #include "workload.h"
 
 namespace {
 
 constexpr int kThreads = 512;
 constexpr int kBlocksPerSm = 4;
-constexpr int kGlobalAdds = 256;    // per thread and run
-constexpr int kSharedAdds = 4096;   // per thread and run
+constexpr int kGlobalAdds = 256;     // per thread and run
+constexpr int kSharedAdds = 4096;    // per thread and run
 constexpr unsigned kLineWords = 32;  // 128-byte lines of 4-byte counters
 constexpr unsigned kRandomLines = 1u << 20;
 constexpr unsigned kBins = 256;
@@ -83,8 +84,8 @@ __host__ __device__ inline unsigned global_word(unsigned tid, unsigned i, unsign
 
 // `zero` is 0 at run time: offsetting by (tid & zero) hides from ptxas that an address is the same for all lanes.
 template <int kPattern, bool kAtom>
-__global__ void __launch_bounds__(kThreads, kBlocksPerSm) global_atomics(unsigned* counters, unsigned add,
-                                                                          unsigned zero, unsigned* sink) {
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm)
+    global_atomics(unsigned* counters, unsigned add, unsigned zero, unsigned* sink) {
   const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned* base = kPattern == kSameAddressUniform ? counters : counters + (tid & zero);
   unsigned state = mix(tid);
@@ -105,8 +106,8 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) global_atomics(unsigne
 __host__ __device__ inline unsigned random_bin(unsigned tid, unsigned j) { return mix(tid * 16 + j + 1) % kBins; }
 
 template <int kPattern>
-__global__ void __launch_bounds__(kThreads, kBlocksPerSm) shared_atomics(unsigned long long* totals, unsigned add,
-                                                                          unsigned zero) {
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm)
+    shared_atomics(unsigned long long* totals, unsigned add, unsigned zero) {
   __shared__ unsigned bins[kBins];
   for (unsigned i = threadIdx.x; i < kBins; i += blockDim.x) bins[i] = 0;
   __syncthreads();
@@ -126,8 +127,8 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) shared_atomics(unsigne
 #pragma unroll
     for (unsigned j = 0; j < 16; ++j) {
       const unsigned bin = kPattern == kSharedSame || kPattern == kSharedSameUniform ? 0
-                           : kPattern == kSharedBanks                               ? threadIdx.x % 32
-                                                                                    : random_bin(tid, j);
+                           : kPattern == kSharedBanks                                ? threadIdx.x % 32
+                                                                                     : random_bin(tid, j);
       mine[j] = static_cast<unsigned>(__cvta_generic_to_shared(&bins[bin])) + hide;
     }
 #pragma unroll 1
@@ -140,34 +141,6 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) shared_atomics(unsigne
   for (unsigned i = threadIdx.x; i < kBins; i += blockDim.x) {
     if (bins[i] != 0) atomicAdd(&totals[i], static_cast<unsigned long long>(bins[i]));
   }
-}
-
-float median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-template <typename Launch>
-float time_ms(Launch launch, int repeat) {
-  cudaEvent_t begin, end;
-  WS_CHECK(cudaEventCreate(&begin));
-  WS_CHECK(cudaEventCreate(&end));
-  launch();  // warm-up
-  WS_CHECK(cudaGetLastError());
-  std::vector<float> ms;
-  for (int r = 0; r < repeat; ++r) {
-    WS_CHECK(cudaEventRecord(begin));
-    launch();
-    WS_CHECK(cudaEventRecord(end));
-    WS_CHECK(cudaEventSynchronize(end));
-    WS_CHECK(cudaGetLastError());
-    float t = 0;
-    WS_CHECK(cudaEventElapsedTime(&t, begin, end));
-    ms.push_back(t);
-  }
-  WS_CHECK(cudaEventDestroy(begin));
-  WS_CHECK(cudaEventDestroy(end));
-  return median(ms);
 }
 
 // Sum and number of non-zero words of a device array of counters.
@@ -188,7 +161,7 @@ struct Context {
   int blocks;
   double clock_mhz;
   int repeat;
-  unsigned* counters;  // kRandomLines lines
+  unsigned* counters;          // kRandomLines lines
   unsigned long long* totals;  // kBins
   unsigned* sink;
   bool ok = true;
@@ -199,8 +172,8 @@ template <int kPattern, bool kAtom>
 void run_global(Context& c, const char* label, unsigned addresses) {
   const size_t words = size_t{kRandomLines} * kLineWords;
   WS_CHECK(cudaMemset(c.counters, 0, words * sizeof(unsigned)));
-  const float ms = time_ms([&] { global_atomics<kPattern, kAtom><<<c.blocks, kThreads>>>(c.counters, 1, 0, c.sink); },
-                           c.repeat);
+  const float ms = ws::median_launch_ms(
+      [&] { global_atomics<kPattern, kAtom><<<c.blocks, kThreads>>>(c.counters, 1, 0, c.sink); }, c.repeat);
   const double adds = static_cast<double>(c.blocks) * kThreads * kGlobalAdds;
   const double per_s = adds / (ms * 1e-3);
   const std::string name = std::string(label) + (kAtom ? ".atom" : ".red");
@@ -218,7 +191,8 @@ void run_global(Context& c, const char* label, unsigned addresses) {
 template <int kPattern>
 void run_shared(Context& c, const char* label, unsigned addresses) {
   WS_CHECK(cudaMemset(c.totals, 0, kBins * sizeof(unsigned long long)));
-  const float ms = time_ms([&] { shared_atomics<kPattern><<<c.blocks, kThreads>>>(c.totals, 1, 0); }, c.repeat);
+  const float ms =
+      ws::median_launch_ms([&] { shared_atomics<kPattern><<<c.blocks, kThreads>>>(c.totals, 1, 0); }, c.repeat);
   const double adds = static_cast<double>(c.blocks) * kThreads * kSharedAdds;
   const double per_cycle_per_sm = adds / (ms * 1e-3) / c.sms / (c.clock_mhz * 1e6);
   std::printf("atomics shared %s %u %.2f\n", label, addresses, per_cycle_per_sm);
@@ -237,10 +211,8 @@ void run_shared(Context& c, const char* label, unsigned addresses) {
 int main(int argc, char** argv) {
   cudaDeviceProp prop{};
   WS_CHECK(cudaGetDeviceProperties(&prop, 0));
-  int clock_khz = 0;
-  WS_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
   Context c{};
-  c.clock_mhz = static_cast<double>(ws::arg_long(argc, argv, "clock-mhz", clock_khz / 1000));
+  c.clock_mhz = ws::clock_mhz_arg(argc, argv);
   c.repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
   c.sms = prop.multiProcessorCount;
   c.blocks = c.sms * kBlocksPerSm;

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "microbench.h"
 #include "workload.h"
 
 namespace {
@@ -28,14 +29,14 @@ constexpr unsigned kLineBytes = 128;
 constexpr unsigned kLineWords = kLineBytes / 8;  // 64-bit words per line; word 0 holds the next line's address
 constexpr size_t kMaxSetBytes = size_t{1} << 30;
 constexpr unsigned kMaxLines = static_cast<unsigned>(kMaxSetBytes / kLineBytes);
-constexpr int kUnroll = 16;  // dependent loads per loop body (the loop counter runs beside the chain)
+constexpr int kUnroll = 16;         // dependent loads per loop body (the loop counter runs beside the chain)
 constexpr int kLoadedSteps = 2048;  // dependent loads per chain and run, loaded test
 constexpr int kWarpCounts[] = {1, 2, 4, 8, 16, 32, 64};
 
 struct Level {
   const char* label;
   size_t bytes;
-  bool l1;    // ld.global.ca (L1) or ld.global.cg (L2 only)
+  bool l1;     // ld.global.ca (L1) or ld.global.cg (L2 only)
   long steps;  // dependent loads per run
 };
 // Steps chosen for roughly 10-25 ms a run at the expected latencies (L1 ~20 ns, L2 ~150 ns, DRAM ~600 ns).
@@ -142,11 +143,6 @@ unsigned walk(const std::vector<unsigned>& next, unsigned from, unsigned long lo
   return from;
 }
 
-float median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 class Events {
  public:
   Events() {
@@ -204,9 +200,7 @@ unsigned long long line_address(const unsigned long long* lines, unsigned line) 
 int main(int argc, char** argv) {
   cudaDeviceProp prop{};
   WS_CHECK(cudaGetDeviceProperties(&prop, 0));
-  int clock_khz = 0;
-  WS_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
-  const double clock_mhz = static_cast<double>(ws::arg_long(argc, argv, "clock-mhz", clock_khz / 1000));
+  const double clock_mhz = ws::clock_mhz_arg(argc, argv);
   const int repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
   const int sms = prop.multiProcessorCount;
   std::printf("device %s sms %d clock_mhz %.0f\n", prop.name, sms, clock_mhz);
@@ -238,7 +232,7 @@ int main(int argc, char** argv) {
     const unsigned long long start = line_address(lines, 0);
     WS_CHECK(cudaMemcpy(cursor, &start, sizeof start, cudaMemcpyHostToDevice));
     std::vector<float> ms;
-    std::vector<float> clocks;  // clock64 cycles per load
+    std::vector<float> clocks;           // clock64 cycles per load
     for (int r = 0; r <= repeat; ++r) {  // run 0 warms up (and fills L1 or L2 for those levels)
       const float t = events.time_ms([&] {
         if (level.l1) {
@@ -253,8 +247,8 @@ int main(int argc, char** argv) {
       ms.push_back(t);
       clocks.push_back(static_cast<float>(static_cast<double>(cycles) / level.steps));
     }
-    const double ns = median(ms) * 1e6 / level.steps;
-    const double clk = median(clocks);
+    const double ns = ws::median(ms) * 1e6 / level.steps;
+    const double clk = ws::median(clocks);
     std::printf("latency unloaded %s %zu %.1f %.1f\n", level.label, level.bytes, ns * clock_mhz * 1e-3, ns);
     std::printf("latency sm_clock %s %zu %.1f %.0f\n", level.label, level.bytes, clk, clk / ns * 1e3);
     unsigned long long end = 0;
@@ -306,7 +300,7 @@ int main(int argc, char** argv) {
         });
         if (r > 0) ms.push_back(t);
       }
-      const double seconds = median(ms) * 1e-3;
+      const double seconds = ws::median(ms) * 1e-3;
       const double ns_per_load = seconds * 1e9 / kLoadedSteps;
       const double gb_per_s = static_cast<double>(chains) * kLoadedSteps * 32 / seconds * 1e-9;
       std::printf("latency loaded %d %d %.1f %.1f\n", chains_per_warp, warps, ns_per_load, gb_per_s);

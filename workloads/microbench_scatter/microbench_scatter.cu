@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "microbench.h"
 #include "workload.h"
 
 namespace {
@@ -18,8 +19,8 @@ namespace {
 constexpr int kThreads = 512;
 constexpr int kBlocksPerSm = 4;
 constexpr int kIterations = 2048;
-constexpr unsigned kTableFloats = 16384;   // 64 KiB: 512 lines of 128 bytes, resident in a 256 KiB L1
-constexpr unsigned kLineFloats = 32;       // 128 bytes
+constexpr unsigned kTableFloats = 16384;    // 64 KiB: 512 lines of 128 bytes, resident in a 256 KiB L1
+constexpr unsigned kLineFloats = 32;        // 128 bytes
 constexpr unsigned kWarpSpanFloats = 1024;  // a warp's 32 threads, one line each: 4 KiB
 constexpr unsigned kStoreFloatsPerBlock = kThreads * kLineFloats;  // one line per thread of a block
 
@@ -52,33 +53,6 @@ __global__ void scattered_stores(float* region) {
   for (int i = 0; i < kIterations; ++i) mine[i % kLineFloats] = static_cast<float>(i);
 }
 
-float median_ms(std::vector<float> ms) {
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
-
-template <typename Launch>
-float time_ms(Launch launch, int repeat) {
-  cudaEvent_t begin, end;
-  WS_CHECK(cudaEventCreate(&begin));
-  WS_CHECK(cudaEventCreate(&end));
-  launch();  // warm-up: loads the table into L1
-  WS_CHECK(cudaGetLastError());
-  std::vector<float> ms;
-  for (int r = 0; r < repeat; ++r) {
-    WS_CHECK(cudaEventRecord(begin));
-    launch();
-    WS_CHECK(cudaEventRecord(end));
-    WS_CHECK(cudaEventSynchronize(end));
-    float t = 0;
-    WS_CHECK(cudaEventElapsedTime(&t, begin, end));
-    ms.push_back(t);
-  }
-  WS_CHECK(cudaEventDestroy(begin));
-  WS_CHECK(cudaEventDestroy(end));
-  return median_ms(ms);
-}
-
 void report(const char* kind, float ms, int sms, double clock_mhz) {
   const double sectors = static_cast<double>(sms) * kBlocksPerSm * kThreads * kIterations;  // one per access
   const double per_cycle_per_sm = sectors / (ms * 1e-3) / sms / (clock_mhz * 1e6);
@@ -90,9 +64,7 @@ void report(const char* kind, float ms, int sms, double clock_mhz) {
 int main(int argc, char** argv) {
   cudaDeviceProp prop{};
   WS_CHECK(cudaGetDeviceProperties(&prop, 0));
-  int clock_khz = 0;
-  WS_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
-  const double clock_mhz = static_cast<double>(ws::arg_long(argc, argv, "clock-mhz", clock_khz / 1000));
+  const double clock_mhz = ws::clock_mhz_arg(argc, argv);
   const int repeat = static_cast<int>(ws::arg_long(argc, argv, "repeat", 5));
   const int sms = prop.multiProcessorCount;
   const int blocks = sms * kBlocksPerSm;
@@ -104,12 +76,15 @@ int main(int argc, char** argv) {
   WS_CHECK(cudaMalloc(&out, kThreads * sizeof(float)));
   WS_CHECK(cudaMalloc(&region, kBlocksPerSm * kStoreFloatsPerBlock * sizeof(float)));
   std::printf("device %s sms %d clock_mhz %.0f\n", prop.name, sms, clock_mhz);
-  report("global_ld", time_ms([&] { scattered_loads<<<blocks, kThreads>>>(table, out); }, repeat), sms, clock_mhz);
-  report("global_st", time_ms([&] { scattered_stores<<<blocks, kThreads>>>(region); }, repeat), sms, clock_mhz);
+  // The warm-up launch of each measurement loads the table into L1.
+  report("global_ld", ws::median_launch_ms([&] { scattered_loads<<<blocks, kThreads>>>(table, out); }, repeat), sms,
+         clock_mhz);
+  report("global_st", ws::median_launch_ms([&] { scattered_stores<<<blocks, kThreads>>>(region); }, repeat), sms,
+         clock_mhz);
   // One block alone on one SM (the single-block kernels of a scan): the same per-SM rate if the SM, not the GPU,
   // limits it.
-  const float one_ld = time_ms([&] { scattered_loads<<<1, kThreads>>>(table, out); }, repeat);
-  const float one_st = time_ms([&] { scattered_stores<<<1, kThreads>>>(region); }, repeat);
+  const float one_ld = ws::median_launch_ms([&] { scattered_loads<<<1, kThreads>>>(table, out); }, repeat);
+  const float one_st = ws::median_launch_ms([&] { scattered_stores<<<1, kThreads>>>(region); }, repeat);
   const double one_block_sectors = static_cast<double>(kThreads) * kIterations;
   std::printf("scatter global_ld_one_block %.3f\n", one_block_sectors / (one_ld * 1e-3) / (clock_mhz * 1e6));
   std::printf("scatter global_st_one_block %.3f\n", one_block_sectors / (one_st * 1e-3) / (clock_mhz * 1e6));

@@ -20,17 +20,18 @@
 #include <utility>
 #include <vector>
 
+#include "microbench.h"
 #include "workload.h"
 
 namespace {
 
 constexpr int kThreads = 512;
 constexpr int kBlocksPerSm = 4;
-constexpr int kUnroll = 16;          // independent loads per loop body
+constexpr int kUnroll = 16;             // independent loads per loop body
 constexpr unsigned kTableWords = 2048;  // 8 KiB: row k (32 words) holds word k*32 of bank 0 for k < 32, + 16 offsets
 constexpr int kConflictLoads = 8192 * kUnroll;  // loads per thread at one way; W ways do 1/W of them (same time)
-constexpr int kBarriers = 1 << 17;   // per block and run
-constexpr int kDistinctBanks = 0;    // the `ways` value of the conflict-free reference
+constexpr int kBarriers = 1 << 17;              // per block and run
+constexpr int kDistinctBanks = 0;               // the `ways` value of the conflict-free reference
 
 __device__ inline unsigned sm_id() {
   unsigned id;
@@ -61,8 +62,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) conflicts(int ways, in
   __shared__ unsigned table[kTableWords];
   for (unsigned i = threadIdx.x; i < kTableWords; i += blockDim.x) table[i] = i;  // word w holds w
   __syncthreads();
-  const unsigned address =
-      static_cast<unsigned>(__cvta_generic_to_shared(&table[first_word(threadIdx.x % 32, ways)]));
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(&table[first_word(threadIdx.x % 32, ways)]));
   unsigned sum = 0;
 #pragma unroll 1
   for (int i = 0; i < iterations; ++i) sum += load_all(address, std::make_integer_sequence<int, kUnroll>{});
@@ -90,42 +90,12 @@ __global__ void barriers(int count, int* done, unsigned* block_sm) {
   }
 }
 
-float median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-template <typename Launch>
-float time_ms(Launch launch, int repeat) {
-  cudaEvent_t begin, end;
-  WS_CHECK(cudaEventCreate(&begin));
-  WS_CHECK(cudaEventCreate(&end));
-  launch();  // warm-up
-  WS_CHECK(cudaGetLastError());
-  std::vector<float> ms;
-  for (int r = 0; r < repeat; ++r) {
-    WS_CHECK(cudaEventRecord(begin));
-    launch();
-    WS_CHECK(cudaEventRecord(end));
-    WS_CHECK(cudaEventSynchronize(end));
-    WS_CHECK(cudaGetLastError());
-    float t = 0;
-    WS_CHECK(cudaEventElapsedTime(&t, begin, end));
-    ms.push_back(t);
-  }
-  WS_CHECK(cudaEventDestroy(begin));
-  WS_CHECK(cudaEventDestroy(end));
-  return median(ms);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   cudaDeviceProp prop{};
   WS_CHECK(cudaGetDeviceProperties(&prop, 0));
-  int clock_khz = 0;
-  WS_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
-  const double clock_mhz = static_cast<double>(ws::arg_long(argc, argv, "clock-mhz", clock_khz / 1000));
+  const double clock_mhz = ws::clock_mhz_arg(argc, argv);
   const int repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
   const int sms = prop.multiProcessorCount;
   std::printf("device %s sms %d clock_mhz %.0f\n", prop.name, sms, clock_mhz);
@@ -140,7 +110,7 @@ int main(int argc, char** argv) {
   std::vector<unsigned> got(threads);
   for (int ways : {1, 2, 4, 8, 16, 32, kDistinctBanks}) {
     const int iterations = kConflictLoads / kUnroll / std::max(ways, 1);
-    const float ms = time_ms([&] { conflicts<<<blocks, kThreads>>>(ways, iterations, sums); }, repeat);
+    const float ms = ws::median_launch_ms([&] { conflicts<<<blocks, kThreads>>>(ways, iterations, sums); }, repeat);
     const double warp_loads = static_cast<double>(threads / 32) * iterations * kUnroll;
     const double per_cycle_per_sm = warp_loads / (ms * 1e-3) / sms / (clock_mhz * 1e6);
     if (ways == kDistinctBanks) {
@@ -169,8 +139,8 @@ int main(int argc, char** argv) {
   const size_t reserved = prop.reservedSharedMemPerBlock;
   WS_CHECK(cudaFuncSetAttribute(barriers, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 static_cast<int>(prop.sharedMemPerBlockOptin)));
-  WS_CHECK(cudaFuncSetAttribute(barriers, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                cudaSharedmemCarveoutMaxShared));
+  WS_CHECK(
+      cudaFuncSetAttribute(barriers, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
   int* done = nullptr;
   unsigned* block_sm = nullptr;
   WS_CHECK(cudaMalloc(&done, static_cast<size_t>(sms) * 4 * sizeof(int)));
@@ -183,8 +153,8 @@ int main(int argc, char** argv) {
       int fit = 0;
       WS_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, barriers, block_threads, dynamic));
       const int grid = sms * per_sm;
-      const float ms = time_ms(
-          [&] { barriers<<<grid, block_threads, dynamic>>>(kBarriers, done, block_sm); }, repeat);
+      const float ms =
+          ws::median_launch_ms([&] { barriers<<<grid, block_threads, dynamic>>>(kBarriers, done, block_sm); }, repeat);
       std::printf("shared barrier %d %d %.2f\n", block_threads, per_sm, ms * 1e-3 * clock_mhz * 1e6 / kBarriers);
       ++configs;
       std::vector<int> counts(grid);
