@@ -14,6 +14,7 @@
 // Prints one `timing` line per launch and one `check` line; exits non-zero if a result is wrong.
 
 #include "device_buffer.h"
+#include "matvec_check.h"
 #include "workload.h"
 
 #include <cmath>
@@ -53,37 +54,7 @@ __global__ void gesummv_kernel(const float* __restrict__ a, const float* __restr
 // ---------------------------------------------------------------------------------------------------------------
 // Host side.
 
-/// Compares GPU values with double-precision references. Tolerance: relative 1e-3 of the value plus 1e-5 of the
-/// sum of the magnitudes of the terms (cancellation can bring a value near zero while float rounding still scales
-/// with that sum; the rounding error of an 8192-term float sum of random-signed terms stays near 1e-6 of it, while a
-/// wrong or missing term is ~1e-4 of it). Keeps the first failure and the worst error relative to the magnitude,
-/// printed in the check line so that the tolerance's margin is visible.
-class Checker {
- public:
-  void add(const char* array, long index, float got, double want, double magnitude) {
-    ++count_;
-    const double error = std::fabs(static_cast<double>(got) - want);
-    if (magnitude > 0.0 && error / magnitude > worst_) worst_ = error / magnitude;
-    const double tolerance = 1e-3 * std::fabs(want) + 1e-5 * magnitude;
-    if (!(error <= tolerance) && failure_.empty()) {  // negated so that NaN fails
-      char text[200];
-      std::snprintf(text, sizeof text, "%s[%ld]=%.7g want %.7g (tolerance %.3g)", array, index,
-                    static_cast<double>(got), want, tolerance);
-      failure_ = text;
-    }
-  }
-  bool ok() const { return failure_.empty(); }
-  std::string summary() const {
-    char text[120];
-    std::snprintf(text, sizeof text, "checked=%ld worst_error/magnitude=%.3g ", count_, worst_);
-    return text + (ok() ? std::string("all within tolerance") : failure_);
-  }
-
- private:
-  long count_ = 0;
-  double worst_ = 0.0;
-  std::string failure_;
-};
+using ws::polybench::Checker;
 
 int usage(const char* message) {
   std::fprintf(stderr, "ws_gesummv: %s\nusage: ws_gesummv [--n N (1..%ld)] [--repeat R]\n", message, kMaxN);
