@@ -66,6 +66,7 @@ void check_memory(const MemorySpec& memory, const FieldPath& at, IssueList& issu
   issues.in_half_open_range(at.then("dram_efficiency"), memory.dram_efficiency(), 0.0, 1.0);
   issues.non_negative(at.then("memset_bandwidth_gb_per_s"), memory.memset_bandwidth_gb_per_s());
   issues.non_negative(at.then("device_copy_bandwidth_gb_per_s"), memory.device_copy_bandwidth_gb_per_s());
+  issues.non_negative(at.then("l2_slice_atomics_per_cycle"), memory.l2_slice_atomics_per_cycle());
 }
 
 // The wave model's launch regression: one line per block size, in increasing block size (it interpolates between

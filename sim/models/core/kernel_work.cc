@@ -50,6 +50,8 @@ KernelWork kernel_work(const KernelCounters& counters) {
   work.l1_bytes = as_double(m.l1_bytes());
   work.shared_wavefronts = as_double(m.shared_wavefronts());
   work.reads_global = reads_global(counters);
+  work.l2_slice_atomic_sectors =
+      as_double(m.l2_atom_sectors_busiest_slice()) + as_double(m.l2_red_sectors_busiest_slice());
   work.dram_bytes = m.dram_read_bytes() + m.dram_write_bytes();
   work.l2_bytes = m.l2_bytes();
   // The L2 sees remote accesses by aperture; NVLink receive bytes also count traffic other GPUs send us.

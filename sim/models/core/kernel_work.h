@@ -28,6 +28,10 @@ struct KernelWork {
   double l1_bytes = 0;           // through the L1 tag stage: global, local, texture (l1tex__t_bytes.sum)
   double shared_wavefronts = 0;  // shared-memory data-stage passes (l1tex__data_pipe_lsu_wavefronts_mem_shared.sum)
   bool reads_global = false;     // any global load instruction (ld, ldgsts, tma, atomics)
+  // Atomic sectors of the busiest L2 slice (lts__t_sectors_op_atom.max + lts__t_sectors_op_red.max): a global atomic
+  // executes in the slice holding its address, so atomics to few addresses queue there. The two maxima may come from
+  // different slices, so this is at most what one slice did (exact for a kernel with one kind). 0 when unrecorded.
+  double l2_slice_atomic_sectors = 0;
   // Bytes per level, for the replay's memory resources and links.
   uint64_t dram_bytes = 0;    // dram__bytes_read + dram__bytes_write
   uint64_t l2_bytes = 0;      // lts__t_bytes

@@ -26,6 +26,7 @@ struct Bandwidths {
   double l2 = 0;             // whole GPU
   double dram = 0;           // whole GPU, at the measured streaming efficiency
   double uncoal_per_sm = 0;  // sectors of scattered requests an L1 tag stage resolves per clock, in bytes
+  double l2_slice_atomics = 0;  // atomic sectors one L2 slice executes per clock (0: unmeasured, no bound)
 };
 
 /// How a processing block's issue time adds up over instruction classes. Paper 001 sums every instruction's issue

@@ -70,6 +70,7 @@ WarpTraffic traffic_per_warp(const KernelWork& work, double uncoal_share, double
   t.l2_bytes = as_double(work.l2_bytes) / warps;
   t.dram_bytes = as_double(work.dram_bytes) / warps;
   t.uncoal_bytes = t.l1_bytes * uncoal_share;
+  t.l2_slice_atomic_sectors = work.l2_slice_atomic_sectors / warps;
   return t;
 }
 

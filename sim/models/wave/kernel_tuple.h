@@ -31,6 +31,7 @@ struct WarpTraffic {
   double l2_bytes = 0;      // lts__t_bytes
   double dram_bytes = 0;    // dram read + write
   double uncoal_bytes = 0;  // the sectors beyond 4 per request, in bytes
+  double l2_slice_atomic_sectors = 0;  // this warp's share of the busiest L2 slice's atomic sectors
 };
 
 struct KernelTuple {

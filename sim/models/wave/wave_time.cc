@@ -14,8 +14,9 @@ struct NamedLevel {
   Level level;
 };
 
-// In the paper's order (L1, L2, DRAM, uncoalesced), shared memory first: it shares the L1's data stage.
-std::array<NamedLevel, 5> levels(const KernelTuple& k, const GpuTuple& gpu, const WaveShape& shape) {
+// In the paper's order (L1, L2, DRAM, uncoalesced), shared memory first: it shares the L1's data stage; then the
+// busiest L2 slice's atomics, which wait like L2 hits.
+std::array<NamedLevel, 6> levels(const KernelTuple& k, const GpuTuple& gpu, const WaveShape& shape) {
   const double warps_sm = shape.blocks_per_sm * k.warps_per_block;
   const double warps_gpu = shape.blocks * k.warps_per_block;
   const WarpTraffic& t = k.traffic;
@@ -26,6 +27,8 @@ std::array<NamedLevel, 5> levels(const KernelTuple& k, const GpuTuple& gpu, cons
       {"dram bandwidth", {&MemoryLatencies::dram, warps_gpu * t.dram_bytes, gpu.band.dram}},
       // The tag stage is each SM's own: the busiest SM's scattered sectors against one SM's rate.
       {"uncoalesced bandwidth", {&MemoryLatencies::uncoal_extra, warps_sm * t.uncoal_bytes, gpu.band.uncoal_per_sm}},
+      // One slice serves every atomic to its addresses: the wave's share of the busiest slice's sectors at its rate.
+      {"l2 slice atomics", {&MemoryLatencies::l2, warps_gpu * t.l2_slice_atomic_sectors, gpu.band.l2_slice_atomics}},
   }};
 }
 

@@ -70,5 +70,17 @@ TEST(KernelWork, NoLoadsMeansNoGlobalRead) {
   EXPECT_FALSE(kernel_work(c).reads_global);
 }
 
+// atomic_one_address on H100: all 4194304 adds in one slice, of 6.3 million atomic sectors over all slices (the rest
+// presumably counted again where requests cross between the L2's two halves); the busiest slices of ATOM and RED add.
+TEST(KernelWork, BusiestSliceAtomicSectorsAddAtomAndRed) {
+  KernelCounters c;
+  c.mutable_memory()->set_l2_red_sectors(6276608);
+  c.mutable_memory()->set_l2_red_sectors_busiest_slice(4194304);
+  EXPECT_DOUBLE_EQ(kernel_work(c).l2_slice_atomic_sectors, 4194304);
+  c.mutable_memory()->set_l2_atom_sectors_busiest_slice(100);
+  EXPECT_DOUBLE_EQ(kernel_work(c).l2_slice_atomic_sectors, 4194404);
+  EXPECT_DOUBLE_EQ(kernel_work(KernelCounters{}).l2_slice_atomic_sectors, 0);  // recorded before the field
+}
+
 }  // namespace
 }  // namespace warpsim::models

@@ -77,5 +77,27 @@ TEST(WaveTime, SharedWavefrontsAtOnePerCycle) {
   EXPECT_EQ(t.limiter, "shared bandwidth");
 }
 
+// Atomics to one address: the busiest L2 slice does 4096 atomic sectors per warp-share of the wave at 0.684 a clock.
+TEST(WaveTime, BusiestL2SliceBoundsAtomics) {
+  GpuTuple gpu = kGpu;
+  gpu.band.l2_slice_atomics = 0.684;
+  KernelTuple k = fma_kernel(1, 8);
+  k.mix.stores = 1;  // a RED: the warp does not wait for it
+  k.traffic.l2_slice_atomic_sectors = 32;
+  const WaveTime t = wave_time(k, gpu, {8 * 132, 8});
+  EXPECT_NEAR(t.cycles, 8 * 132 * 8 * 32 / 0.684, 1e-3 * t.cycles);
+  EXPECT_EQ(t.limiter, "l2 slice atomics");
+}
+
+// A GPU file without the slice rate (0, unmeasured) leaves atomics unbounded by the slices.
+TEST(WaveTime, UnmeasuredSliceRateBoundsNothing) {
+  KernelTuple k = fma_kernel(1, 8);
+  k.traffic.l2_slice_atomic_sectors = 32;
+  const WaveTime t = wave_time(k, kGpu, {8 * 132, 8});
+  EXPECT_EQ(kGpu.band.l2_slice_atomics, 0);
+  EXPECT_LT(t.cycles, 1000);
+  EXPECT_NE(t.limiter, "l2 slice atomics");
+}
+
 }  // namespace
 }  // namespace warpsim::models::wave
