@@ -4,22 +4,30 @@
 # median. Each run is a fresh process (SimGrid allows one engine per process) and writes all outputs (-o, --timeline,
 # --csv); the time is the whole command's: reading, predicting, replaying, writing.
 #   scripts/bench-replay.sh [RUNS] [OPERATIONS] [NODE] [MODEL]   (defaults: 5, 100000, 2xh200-nvlink, the default model)
+# MODEL `all`: every model of `warpsim models` in turn, one median line each.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 runs=${1:-5} operations=${2:-100000} node=${3:-2xh200-nvlink} model=${4:-}
-model_option=()
-[ -n "$model" ] && model_option=(--model "$model")
 scripts/build.sh warpsim make_replay_bench_trace >/dev/null
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 build/tests/make_replay_bench_trace "$tmp/bench.wstrace" "$operations"
-times=() memories=()
-for i in $(seq "$runs"); do
-  line=$(build/sim/warpsim simulate "$tmp/bench.wstrace" --platform "$node" -o "$tmp/sim.wstrace" --timeline "$tmp/timeline.json" --csv "$tmp/kernels.csv" "${model_option[@]}" | grep 'took')
-  echo "run $i:$line"
-  times+=("$(echo "$line" | awk '{print $2}')")
-  memories+=("$(echo "$line" | awk '{print $6}')")
-done
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-echo "median over $runs runs: $(median "${times[@]}") s, peak memory $(median "${memories[@]}") MiB ($operations operations, node $node, model ${model:-default}, $(nproc) cores)"
+# Runs one model RUNS times (empty: the default model) and prints each run and the medians.
+bench_model() {
+  local model_option=() times=() memories=() line i
+  [ -n "$1" ] && model_option=(--model "$1")
+  for i in $(seq "$runs"); do
+    line=$(build/sim/warpsim simulate "$tmp/bench.wstrace" --platform "$node" -o "$tmp/sim.wstrace" --timeline "$tmp/timeline.json" --csv "$tmp/kernels.csv" "${model_option[@]}" | grep 'took')
+    echo "run $i:$line"
+    times+=("$(echo "$line" | awk '{print $2}')")
+    memories+=("$(echo "$line" | awk '{print $6}')")
+  done
+  echo "median over $runs runs: $(median "${times[@]}") s, peak memory $(median "${memories[@]}") MiB ($operations operations, node $node, model ${1:-default}, $(nproc) cores)"
+}
+if [ "$model" = all ]; then
+  for m in $(build/sim/warpsim models | cut -f1); do bench_model "$m"; done
+else
+  bench_model "$model"
+fi
