@@ -10,6 +10,7 @@ packages=(
   libsimgrid-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
+  libzstd-dev  # compressed fatbin entries (trace/fatbin.cc)
   clang-14 libclang-rt-14-dev
   python3  # tests/golden and scripts/check-includes.py
 )

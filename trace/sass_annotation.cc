@@ -6,6 +6,7 @@
 #include <span>
 #include <unordered_map>
 
+#include "fatbin.h"
 #include "sass_summary.h"
 #include "trace_error.h"
 #include "trace_reader.h"
@@ -16,15 +17,47 @@ namespace {
 
 using FunctionsByName = std::unordered_map<std::string, SassFunctionSummary>;
 
-void read_cubin(const std::filesystem::path& path, FunctionsByName& functions) {
+void add_functions(const std::vector<SassFunctionSummary>& summaries, FunctionsByName& functions) {
+  for (const SassFunctionSummary& function : summaries) functions.insert_or_assign(function.name, function);
+}
+
+// The functions of the cubins of `arch` in a fatbin, or in the fatbins a host program or library embeds; how many
+// cubins had functions.
+std::size_t read_fatbins(const std::filesystem::path& path, std::span<const std::byte> image, std::uint32_t arch,
+                         FunctionsByName& functions) {
+  const auto found = fatbin_cubins(image, arch);
+  if (!found) throw TraceError(path.string(), std::nullopt, "a fatbin in it is cut short or corrupt");
+  std::size_t used = 0;
+  for (const auto& cubin : found->cubins) {
+    const auto summaries = summarize_cubin(cubin);
+    if (!summaries) throw TraceError(path.string(), std::nullopt, "a cubin of its fatbins is cut short or corrupt");
+    add_functions(*summaries, functions);
+    if (!summaries->empty()) ++used;
+  }
+  return used;
+}
+
+// A cubin, a fatbin, or a host file embedding fatbins (a program, a library such as libcublasLt.so).
+void read_cubin(const std::filesystem::path& path, std::uint32_t arch, FunctionsByName& functions) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw TraceError(path.string(), std::nullopt, "cannot open the cubin");
   const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const auto summaries = summarize_cubin(std::as_bytes(std::span(bytes.data(), bytes.size())));
-  if (!summaries) throw TraceError(path.string(), std::nullopt, "not a cubin (a 64-bit ELF), or cut short or corrupt");
-  if (summaries->empty())
-    throw TraceError(path.string(), std::nullopt, "no kernel code for Volta or later (nvcc -cubin -arch=sm_XX)");
-  for (const SassFunctionSummary& function : *summaries) functions.insert_or_assign(function.name, function);
+  const auto image = std::as_bytes(std::span(bytes.data(), bytes.size()));
+  if (!is_fatbin_image(image)) {
+    const auto summaries = summarize_cubin(image);
+    if (summaries && !summaries->empty()) return add_functions(*summaries, functions);
+  }
+  if (read_fatbins(path, image, arch, functions) == 0)
+    throw TraceError(path.string(), std::nullopt,
+                     "no kernel code for sm_" + std::to_string(arch) +
+                         " (a cubin from nvcc -cubin -arch=sm_XX, a fatbin, or a program or library embedding them)");
+}
+
+// The architecture of the trace's first device, major*10+minor; 0 when it does not say.
+std::uint32_t trace_arch(const TraceHeader& header) {
+  if (header.devices().empty()) return 0;
+  const Device& d = header.devices(0);
+  return d.compute_capability_major() * 10 + d.compute_capability_minor();
 }
 
 // The fields every recorded summary has: equal when the trace's kernel ran the cubin's code.
@@ -66,9 +99,9 @@ SassAnnotation annotate_sass(const std::filesystem::path& input, const std::vect
   std::error_code ignored;
   if (std::filesystem::equivalent(input, output, ignored))
     throw TraceError(output.string(), std::nullopt, "is the input trace: write the annotated trace elsewhere");
-  FunctionsByName functions;
-  for (const auto& cubin : cubins) read_cubin(cubin, functions);
   TraceReader reader(input);
+  FunctionsByName functions;
+  for (const auto& cubin : cubins) read_cubin(cubin, trace_arch(reader.header()), functions);
   SassAnnotation result;
   const std::filesystem::path partial = output.string() + ".partial";
   try {

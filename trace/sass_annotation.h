@@ -20,8 +20,10 @@ struct SassAnnotation {
 
 /// Writes `output`: `input` with every kernel whose mangled name is a function of one of `cubins` carrying that
 /// function's summary (trace/sass_summary.h). A kernel whose recorded summary disagrees with the cubin on the fields
-/// both have keeps its own and counts in `disagreed`. Throws TraceError for an unreadable trace or a file that is
-/// not a Volta-or-later cubin, and when `output` is `input`. Written under a temporary name and renamed at the end.
+/// both have keeps its own and counts in `disagreed`. Each of `cubins` may also be a fatbin, or a program or library
+/// that embeds fatbins (libcublasLt.so): their cubins for the trace's GPU (its first device's compute capability)
+/// count (trace/fatbin.h). Throws TraceError for an unreadable trace, a file with no Volta-or-later code for that
+/// GPU, and when `output` is `input`. Written under a temporary name and renamed at the end.
 SassAnnotation annotate_sass(const std::filesystem::path& input, const std::vector<std::filesystem::path>& cubins,
                              const std::filesystem::path& output);
 

@@ -30,6 +30,7 @@
 #include "cupti/process_info.h"
 #include "sink/record_builder.h"
 #include "sink/trace_sink.h"
+#include "fatbin.h"
 #include "sass_summary.h"
 #include "tracer_config.h"
 
@@ -88,21 +89,37 @@ void warn_sass_once(const std::string& why) {
   if (!g_sass_warned.exchange(true)) warn(why + "; kernels of such modules are recorded without a SASS summary");
 }
 
+void add_cubin_functions(std::span<const std::byte> cubin) {
+  auto functions = trace::summarize_cubin(cubin);
+  if (!functions) {
+    warn_sass_once("a loaded module's cubin could not be read (cut short or corrupt)");
+    return;
+  }
+  g_sass->add(std::move(*functions));
+}
+
+// A fatbin module: the cubin for the context's GPU (trace/fatbin.h).
+void add_fatbin_functions(std::span<const std::byte> fatbin, CUcontext context) {
+  std::uint32_t device_id = 0;
+  const auto arch = cuptiGetDeviceId(context, &device_id) == CUPTI_SUCCESS ? device_architecture(device_id)
+                                                                           : std::nullopt;
+  if (!arch) return warn_sass_once("a fatbin module's GPU architecture is unknown");
+  const auto found = trace::fatbin_cubins(fatbin, *arch);
+  if (!found) return warn_sass_once("a loaded fatbin could not be read (cut short or corrupt)");
+  if (found->undecodable > 0) warn_sass_once("a loaded fatbin's cubin is compressed in a way this build cannot decode");
+  for (const auto& cubin : found->cubins) add_cubin_functions(cubin);
+}
+
 // Summarizes the SASS of a module as it loads (at a kernel's first launch under lazy loading), on whatever thread
-// loads it. Only a cubin (ELF) can be read: a fatbin or PTX image is skipped without a word. The application must
-// never notice: nothing thrown here leaves the callback.
+// loads it: a cubin (ELF), or the right cubin of a fatbin; PTX (compiled by the driver, which then hands over the
+// result as a cubin) is skipped. The application must never notice: nothing thrown here leaves the callback.
 void on_module_loaded(const CUpti_ResourceData& resource) {
   const auto* module = static_cast<const CUpti_ModuleResourceData*>(resource.resourceDescriptor);
   if (module == nullptr || module->pCubin == nullptr || module->cubinSize == 0) return;
   const std::span<const std::byte> image(reinterpret_cast<const std::byte*>(module->pCubin), module->cubinSize);
-  if (!trace::is_elf_image(image)) return;
   try {
-    auto functions = trace::summarize_cubin(image);
-    if (!functions) {
-      warn_sass_once("a loaded module's cubin could not be read (cut short or corrupt)");
-      return;
-    }
-    g_sass->add(std::move(*functions));
+    if (trace::is_elf_image(image)) return add_cubin_functions(image);
+    if (trace::is_fatbin_image(image)) return add_fatbin_functions(image, resource.context);
   } catch (const std::exception& error) {
     warn_sass_once(std::string("summarizing a module's SASS failed: ") + error.what());
   }

@@ -35,7 +35,7 @@ void add_sass_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "sass", "Give a trace's kernels the SASS summary of the program's cubins (nvcc -cubin, the program's flags)");
   command->add_option("trace", options->trace, "Trace to annotate (not changed)")->required();
-  command->add_option("--cubin", options->cubins, "Cubin files of the program (several allowed)")->required();
+  command->add_option("--cubin", options->cubins, "Cubins of the program, fatbins, or programs and libraries embedding them (libcublasLt.so); several allowed")->required();
   command->add_option("-o,--output", options->output, "Annotated trace")->required();
   command->callback([options] { run_sass(*options); });
 }

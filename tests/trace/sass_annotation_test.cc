@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "fatbin.h"
 #include "sample_trace.h"
 #include "sass_annotation.h"
 #include "trace_error.h"
@@ -53,6 +54,16 @@ TEST_F(SassAnnotationTest, KernelsOfTheCubinGetItsSummaryAndOthersAreListed) {
   EXPECT_TRUE(kernels[0].sass().has_stall_points());
   EXPECT_FALSE(kernels[1].has_sass());
   EXPECT_EQ(kernels[2].sass().instructions(), 7u) << "a summary of other code is kept, not replaced";
+}
+
+// A fatbin (here ZSTD-compressed, as cuBLAS 13 ships them) gives the cubin for the trace's GPU (compute
+// capability 9.0): the same summary as the cubin itself. Skipped in a build without libzstd.
+TEST_F(SassAnnotationTest, FatbinGivesTheCubinOfTheTracesGpu) {
+  if (!decodes_compressed_entries()) GTEST_SKIP() << "built without libzstd";
+  write_input({testing::kernel_event(0, 1, kDependent, 1000, 100)});
+  const SassAnnotation result = annotate_sass(input, {kCubin.parent_path() / "kernels_compressed.fatbin"}, output);
+  EXPECT_EQ(result.annotated, 1u);
+  EXPECT_EQ(kernels_of(output)[0].sass().instructions(), 40u);
 }
 
 TEST_F(SassAnnotationTest, RefusesToWriteOverItsInputAndLeavesItWhole) {

@@ -57,4 +57,13 @@ std::vector<DriverDeviceInfo> read_driver_devices() {
   return devices;
 }
 
+std::optional<std::uint32_t> device_architecture(std::uint32_t ordinal) {
+  CUdevice device = 0;
+  if (cuDeviceGet(&device, static_cast<int>(ordinal)) != CUDA_SUCCESS) return std::nullopt;
+  const auto major = attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  const auto minor = attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  if (!major || !minor) return std::nullopt;
+  return *major * 10 + *minor;
+}
+
 }  // namespace warpsim::tracer

@@ -12,4 +12,8 @@ namespace warpsim::tracer {
 /// left out.
 std::vector<DriverDeviceInfo> read_driver_devices();
 
+/// The compute capability of device `ordinal` as major*10+minor (90 for H100), the architecture number fatbins
+/// label their cubins with; nothing when the driver cannot say.
+std::optional<std::uint32_t> device_architecture(std::uint32_t ordinal);
+
 }  // namespace warpsim::tracer
