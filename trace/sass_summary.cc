@@ -120,6 +120,7 @@ struct Control {
   std::uint32_t write_barrier = kNoBarrier;
   std::uint32_t wait_mask = 0;
   bool global_load = false;
+  bool barrier = false;
   std::uint32_t access_bytes = 0;  // a global load's bytes per thread
 };
 
@@ -128,6 +129,9 @@ struct Control {
 // for sm_75, 80, 86, 89, 90, 100 and 120 (shared loads, LDS, are 0x984 on all of them).
 constexpr std::uint64_t kOpcodeMask = 0xfff;
 constexpr std::array<std::uint64_t, 2> kGlobalLoadOpcodes = {0x381, 0x981};
+// BAR (__syncthreads: BAR.SYNC) is 0xb1d for sm_75, 80 and 90: found on nvcc 13.0 cubins of one kernel with 0, 1 and
+// 3 __syncthreads (the only opcode whose count followed them).
+constexpr std::uint64_t kBarrierOpcode = 0xb1d;
 // A load's access size, bits 9-11 of the high word: 4, 5, 6 for 32, 64, 128 bits (checked on the same cubins), 0-3
 // for the 8- and 16-bit forms (unsigned and signed), 7 for the other 128-bit form.
 constexpr unsigned kAccessSizeShift = 9;
@@ -145,7 +149,7 @@ Control control_of(std::span<const std::byte> instruction) {
           static_cast<std::uint32_t>((code >> kWriteBarrierShift) & kBarrierMask),
           static_cast<std::uint32_t>((code >> kWaitMaskShift) & kWaitMaskMask),
           std::find(kGlobalLoadOpcodes.begin(), kGlobalLoadOpcodes.end(), opcode) != kGlobalLoadOpcodes.end(),
-          kAccessBytes[(high >> kAccessSizeShift) & kAccessSizeMask]};
+          opcode == kBarrierOpcode, kAccessBytes[(high >> kAccessSizeShift) & kAccessSizeMask]};
 }
 
 // Where a warp stalls for results in flight, in code order: a first waiter is a new stall only if one of the results
@@ -185,6 +189,7 @@ SassFunctionSummary summarize_function(std::string name, std::span<const std::by
     if (c.stall > 0) {  // the NOP padding after the end of the function has stall 0
       ++summary.instructions;
       summary.stall_cycles += c.stall;
+      if (c.barrier) ++summary.barriers;
     }
     if (c.write_barrier != kNoBarrier) {
       ++summary.variable_latency;
@@ -246,6 +251,7 @@ void set_sass(KernelLaunch& kernel, const SassFunctionSummary& summary) {
   sass->set_global_loads(summary.global_loads);
   sass->set_global_stall_points(summary.global_stall_points);
   sass->set_widest_global_load_bytes(summary.widest_global_load_bytes);
+  sass->set_barriers(summary.barriers);
 }
 
 void SassSummaries::add(std::vector<SassFunctionSummary> functions) {

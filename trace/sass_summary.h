@@ -29,6 +29,7 @@ struct SassFunctionSummary {
   std::uint64_t global_loads = 0;         ///< of the covered producers, global-memory loads (LDG)
   std::uint64_t global_stall_points = 0;  ///< stall_points counted over the global loads alone
   std::uint64_t widest_global_load_bytes = 0;  ///< the widest one's bytes per thread (4: float, 16: float4)
+  std::uint64_t barriers = 0;                  ///< block barriers (BAR.SYNC: __syncthreads) in the code
 };
 
 /// Whether `image` starts like an ELF file: what distinguishes a cubin from a fatbin or PTX text handed over as one.

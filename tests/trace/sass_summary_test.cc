@@ -121,6 +121,7 @@ constexpr unsigned kWaitMaskShift = 11;
 constexpr std::uint64_t kNop = 0x7918;  // the first word of a NOP; any opcode but a load's would do
 constexpr std::uint64_t kLdg = 0x981;   // LDG's opcode (sm_80 and later): a global load
 constexpr std::uint64_t kLds = 0x984;   // LDS's: a shared-memory load
+constexpr std::uint64_t kBar = 0xb1d;   // BAR.SYNC's (__syncthreads), sm_75 to sm_90
 
 // A control code: stall, the scoreboard written (7: none), the scoreboards waited on; no read barrier, no yield.
 std::uint64_t control(std::uint32_t stall, std::uint32_t write_barrier = kNone, std::uint32_t wait_mask = 0) {
@@ -320,6 +321,18 @@ TEST(SassSummary, GlobalLoadBytesFollowTheAccessSize) {
   const SassFunctionSummary f = only_function(cubin);
   EXPECT_EQ(f.global_loads, 2u);
   EXPECT_EQ(f.widest_global_load_bytes, 16u);
+}
+
+// Barriers are counted where they are code, not in the NOP padding after the end (stall 0).
+TEST(SassSummary, BarriersAreCounted) {
+  const Bytes cubin = make_cubin({function_with_opcodes("k", {{kBar, control(1)},
+                                                              {kNop, control(2)},
+                                                              {kBar, control(1)},
+                                                              {kLds, control(1)},
+                                                              {kBar, padding()}})});
+  const SassFunctionSummary f = only_function(cubin);
+  EXPECT_EQ(f.instructions, 4u);
+  EXPECT_EQ(f.barriers, 2u);
 }
 
 TEST(SassSummary, OnlyTextSectionsWithCodeAreFunctions) {

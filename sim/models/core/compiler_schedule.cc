@@ -19,6 +19,9 @@ std::optional<CompilerSchedule> compiler_schedule(const KernelLaunch& launch) {
   if (sass.global_loads() > 0 && sass.global_stall_points() > 0)
     schedule.global_loads_per_stall =
         std::max(1.0, static_cast<double>(sass.global_loads()) / static_cast<double>(sass.global_stall_points()));
+  if (sass.has_barriers())
+    schedule.barriers_per_instruction =
+        static_cast<double>(sass.barriers()) / static_cast<double>(sass.instructions());
   return schedule;
 }
 

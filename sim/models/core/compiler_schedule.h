@@ -20,6 +20,9 @@ struct CompilerSchedule {
   // Global loads in flight per stall (SassSummary.global_loads / global_stall_points): loads issued back to back
   // before the first use of any wait their latency once together. 1 where the trace lacks the counts.
   double global_loads_per_stall = 1;
+  // Block barriers per instruction of the code (SassSummary.barriers / instructions): no counter counts executed
+  // barriers, so a warp's are taken as this share of its executed instructions. 0 where the trace lacks the count.
+  double barriers_per_instruction = 0;
 };
 
 /// The schedule of `launch`'s SASS summary; nothing when the trace has none (recorded before the tracer kept it, or

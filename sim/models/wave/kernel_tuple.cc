@@ -101,6 +101,7 @@ KernelTuple kernel_tuple(const KernelLaunch& launch, uint32_t warp_size, const p
   k.mix = per_warp(mix(c, work, lanes), warps);
   k.traffic = traffic_per_warp(work, k.hits.uncoal, warps);
   k.schedule = compiler_schedule(launch);
+  if (k.schedule) k.syncs = work.issue_slots / warps * k.schedule->barriers_per_instruction;
   return k;
 }
 

@@ -38,7 +38,7 @@ struct KernelTuple {
   WarpInstructionMix mix;
   WarpTraffic traffic;
   HitFractions hits;  // l1pct, l2pct, drampct, uncoalpct
-  double syncs = 0;   // barriers per warp: no counter counts them, so 0 (README.md)
+  double syncs = 0;   // barriers per warp: from the SASS summary's share of barriers in the code, else 0 (README.md)
   uint32_t warps_per_block = 0;
   // The compiler's issue spacing and load-use distances, when the trace has the kernel's SASS summary: the dependent
   // path then follows them instead of taking every instruction as dependent on the one before (README.md).

@@ -36,6 +36,13 @@ TEST(CompilerSchedule, IssueSpacingIsAtLeastOneCycleAndUncoveredProducersAloneCo
   EXPECT_DOUBLE_EQ(s->cover_cycles, 0);
 }
 
+TEST(CompilerSchedule, BarriersPerInstructionOfTheCode) {
+  KernelLaunch launch = with_sass(200, 300, 10, 240, 2);
+  EXPECT_DOUBLE_EQ(compiler_schedule(launch)->barriers_per_instruction, 0);  // not recorded
+  launch.mutable_sass()->set_barriers(5);
+  EXPECT_DOUBLE_EQ(compiler_schedule(launch)->barriers_per_instruction, 0.025);
+}
+
 TEST(CompilerSchedule, ExposedLatencyIsWhatTheCoverLeaves) {
   const CompilerSchedule s{1, 30};
   EXPECT_DOUBLE_EQ(exposed_latency(100, s), 70);

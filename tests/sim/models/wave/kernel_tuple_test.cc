@@ -41,7 +41,19 @@ TEST(WaveKernelTuple, CountsAreKernelTotalsOverWarps) {
   EXPECT_DOUBLE_EQ(k.mix.stores, 2);
   EXPECT_DOUBLE_EQ(k.mix.shared_loads, 3);
   EXPECT_DOUBLE_EQ(k.mix.other_lsu, 5);  // (300 - 200) / 20
-  EXPECT_DOUBLE_EQ(k.syncs, 0);          // no counter counts barriers
+  EXPECT_DOUBLE_EQ(k.syncs, 0);          // no counter counts barriers, and there is no SASS summary
+}
+
+// 150 issued instructions per warp, 2 barriers in 60 instructions of code: 5 barriers per warp.
+TEST(WaveKernelTuple, BarriersAreTheirShareOfTheCodeOfEachWarpsInstructions) {
+  KernelLaunch launch = twenty_warps();
+  SassSummary& sass = *launch.mutable_sass();
+  sass.set_instructions(60);
+  sass.set_stall_cycles(60);
+  sass.set_barriers(2);
+  EXPECT_DOUBLE_EQ(kernel_tuple(launch, 32, platform::Lanes{}).syncs, 5);
+  sass.clear_barriers();  // a summary recorded before the count existed
+  EXPECT_DOUBLE_EQ(kernel_tuple(launch, 32, platform::Lanes{}).syncs, 0);
 }
 
 TEST(WaveKernelTuple, TrafficIsPerWarp) {
