@@ -49,6 +49,7 @@ KernelWork kernel_work(const KernelCounters& counters) {
   work.tensor_flops = tensor_flops(counters);
   work.l1_bytes = as_double(m.l1_bytes());
   work.shared_wavefronts = as_double(m.shared_wavefronts());
+  if (m.has_l1_lgds_data_wavefronts()) work.lg_data_wavefronts = as_double(m.l1_lgds_data_wavefronts());
   work.reads_global = reads_global(counters);
   work.l2_slice_atomic_sectors =
       as_double(m.l2_atom_sectors_busiest_slice()) + as_double(m.l2_red_sectors_busiest_slice());

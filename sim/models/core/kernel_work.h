@@ -5,6 +5,7 @@
 // own counter is missing, a thread-level or warp-level counter that maps onto it stands in (see each field); where
 // nothing maps, the work is 0 and that pipe cannot be the limiter.
 #include <cstdint>
+#include <optional>
 
 #include "tensor_work.h"
 #include "trace.pb.h"
@@ -27,6 +28,8 @@ struct KernelWork {
   TensorFlops tensor_flops;      // tensor-core work by input type (tensor_work.h)
   double l1_bytes = 0;           // through the L1 tag stage: global, local, texture (l1tex__t_bytes.sum)
   double shared_wavefronts = 0;  // shared-memory data-stage passes (l1tex__data_pipe_lsu_wavefronts_mem_shared.sum)
+  // Global and local data-stage passes (l1tex__data_pipe_lsu_wavefronts_mem_lgds.sum); unset in older traces.
+  std::optional<double> lg_data_wavefronts;
   bool reads_global = false;     // any global load instruction (ld, ldgsts, tma, atomics)
   // Atomic sectors of the busiest L2 slice (lts__t_sectors_op_atom.max + lts__t_sectors_op_red.max): a global atomic
   // executes in the slice holding its address, so atomics to few addresses queue there. The two maxima may come from

@@ -32,6 +32,9 @@ struct WarpTraffic {
   double dram_bytes = 0;    // dram read + write
   double uncoal_bytes = 0;  // the sectors beyond 4 per request, in bytes
   double l2_slice_atomic_sectors = 0;  // this warp's share of the busiest L2 slice's atomic sectors
+  // The L1 data stage's wavefronts for global, local (and distributed shared) accesses, where the trace has them
+  // (l1_lgds_data_wavefronts): a request over n lines takes about n. Without them, uncoal_bytes estimates the cost.
+  std::optional<double> lg_data_wavefronts;
 };
 
 struct KernelTuple {

@@ -20,13 +20,18 @@ std::array<NamedLevel, 6> levels(const KernelTuple& k, const GpuTuple& gpu, cons
   const double warps_sm = shape.blocks_per_sm * k.warps_per_block;
   const double warps_gpu = shape.blocks * k.warps_per_block;
   const WarpTraffic& t = k.traffic;
+  // The data stage passes shared-memory wavefronts and, where measured, global and local ones: then the measured
+  // count replaces the uncoalesced estimate (the same passes, estimated from sectors per request).
+  const double data_stage = t.shared_wavefronts + t.lg_data_wavefronts.value_or(0);
+  const double uncoalesced = t.lg_data_wavefronts ? 0 : t.uncoal_bytes;
   return {{
-      {"shared bandwidth", {&MemoryLatencies::shared, warps_sm * t.shared_wavefronts, gpu.band.shared_per_sm}},
+      {t.lg_data_wavefronts ? "l1 data stage" : "shared bandwidth",
+       {&MemoryLatencies::shared, warps_sm * data_stage, gpu.band.shared_per_sm}},
       {"l1 bandwidth", {&MemoryLatencies::l1, warps_sm * t.l1_bytes, gpu.band.l1_per_sm}},
       {"l2 bandwidth", {&MemoryLatencies::l2, warps_gpu * t.l2_bytes, gpu.band.l2}},
       {"dram bandwidth", {&MemoryLatencies::dram, warps_gpu * t.dram_bytes, gpu.band.dram}},
       // The tag stage is each SM's own: the busiest SM's scattered sectors against one SM's rate.
-      {"uncoalesced bandwidth", {&MemoryLatencies::uncoal_extra, warps_sm * t.uncoal_bytes, gpu.band.uncoal_per_sm}},
+      {"uncoalesced bandwidth", {&MemoryLatencies::uncoal_extra, warps_sm * uncoalesced, gpu.band.uncoal_per_sm}},
       // One slice serves every atomic to its addresses: the wave's share of the busiest slice's sectors at its rate.
       {"l2 slice atomics", {&MemoryLatencies::l2, warps_gpu * t.l2_slice_atomic_sectors, gpu.band.l2_slice_atomics}},
   }};

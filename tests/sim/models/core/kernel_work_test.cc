@@ -70,6 +70,13 @@ TEST(KernelWork, NoLoadsMeansNoGlobalRead) {
   EXPECT_FALSE(kernel_work(c).reads_global);
 }
 
+TEST(KernelWork, GlobalDataWavefrontsOnlyWhereRecorded) {
+  KernelCounters c;
+  EXPECT_FALSE(kernel_work(c).lg_data_wavefronts.has_value());  // a trace from before the counter
+  c.mutable_memory()->set_l1_lgds_data_wavefronts(69206016);
+  EXPECT_DOUBLE_EQ(kernel_work(c).lg_data_wavefronts.value_or(0), 69206016);
+}
+
 // atomic_one_address on H100: all 4194304 adds in one slice, of 6.3 million atomic sectors over all slices (the rest
 // presumably counted again where requests cross between the L2's two halves); the busiest slices of ATOM and RED add.
 TEST(KernelWork, BusiestSliceAtomicSectorsAddAtomAndRed) {

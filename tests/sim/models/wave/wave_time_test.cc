@@ -77,6 +77,19 @@ TEST(WaveTime, SharedWavefrontsAtOnePerCycle) {
   EXPECT_EQ(t.limiter, "shared bandwidth");
 }
 
+// Measured global wavefronts share the data stage with shared ones (10 + 22 per warp, 64 warps at one per clock),
+// and replace the uncoalesced estimate: its bytes no longer count.
+TEST(WaveTime, MeasuredGlobalWavefrontsJoinTheSharedOnesInTheDataStage) {
+  KernelTuple k = fma_kernel(1, 8);
+  k.mix.shared_loads = 1;
+  k.traffic.shared_wavefronts = 10;
+  k.traffic.lg_data_wavefronts = 22;
+  k.traffic.uncoal_bytes = 1e6;  // would be 31250 cycles per warp at 32 bytes a clock
+  const WaveTime t = wave_time(k, kGpu, {8 * 132, 8});
+  EXPECT_NEAR(t.cycles, 64 * 32, 1e-3 * 64 * 32);
+  EXPECT_EQ(t.limiter, "l1 data stage");
+}
+
 // Atomics to one address: the busiest L2 slice does 4096 atomic sectors per warp-share of the wave at 0.684 a clock.
 TEST(WaveTime, BusiestL2SliceBoundsAtomics) {
   GpuTuple gpu = kGpu;
