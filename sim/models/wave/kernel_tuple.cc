@@ -19,8 +19,19 @@ double l1_requests(const KernelCounters& c) {
   return as_double(w.global_ld() + w.global_st() + w.global_atom() + w.global_red() + w.local_ld() + w.local_st());
 }
 
-// Share of sectors a coalesced request (4 sectors, one 128-byte line) would not need: 1 - 4 / sectors per request.
+// Lanes of a warp request: a request whose lanes all touch different lines takes this many data-stage wavefronts.
+constexpr double kLanesPerRequest = 32;
+
+// How far the requests are from coalesced, as a share of a fully scattered request's extra cost (README.md): where
+// the trace has the L1's global/local data wavefronts, (wavefronts per request - 1) / (lanes - 1), the passes
+// beyond the first that a request took; else the share of sectors a coalesced request (4 sectors, one 128-byte line)
+// would not need, 1 - 4 / sectors per request.
 double uncoalesced_share(const KernelCounters& c) {
+  const MemoryTraffic& m = c.memory();
+  if (m.has_l1_lgds_data_wavefronts() && m.l1_lg_requests() > 0) {
+    const double per_request = as_double(m.l1_lgds_data_wavefronts()) / as_double(m.l1_lg_requests());
+    return std::clamp((per_request - 1) / (kLanesPerRequest - 1), 0.0, 1.0);
+  }
   const double requests = l1_requests(c);
   if (requests <= 0 || !c.memory().has_l1_sectors()) return 0;
   const double per_request = as_double(c.memory().l1_sectors()) / requests;

@@ -96,5 +96,18 @@ TEST(WaveKernelTuple, SectorsBeyondFourPerRequestAreUncoalesced) {
   EXPECT_DOUBLE_EQ(hit_fractions(k.counters()).uncoal, 0);
 }
 
+// Measured data wavefronts win: atax_kernel1's 16.5 per request (half its loads over 32 lines, half one sector) is
+// 15.5 passes beyond the first of the 31 a fully scattered request takes, where 1 - 4/16.5 sectors gave 0.76.
+TEST(WaveKernelTuple, MeasuredWavefrontsPerRequestGiveTheUncoalescedShare) {
+  KernelLaunch k = twenty_warps();
+  MemoryTraffic& m = *k.mutable_counters()->mutable_memory();
+  m.set_l1_sectors(uint64_t{33} * 140 / 2);
+  m.set_l1_lg_requests(140);
+  m.set_l1_lgds_data_wavefronts(uint64_t{33} * 140 / 2);
+  EXPECT_DOUBLE_EQ(hit_fractions(k.counters()).uncoal, 0.5);
+  m.set_l1_lgds_data_wavefronts(140);  // one pass each: coalesced, however many sectors
+  EXPECT_DOUBLE_EQ(hit_fractions(k.counters()).uncoal, 0);
+}
+
 }  // namespace
 }  // namespace warpsim::models::wave
