@@ -30,9 +30,15 @@ struct GpuRates {
   double l2_bytes_per_s = 0;              // l2_bandwidth_gb_per_s x 1e9
   double dram_peak_bytes_per_s = 0;       // dram_bandwidth_gb_per_s x 1e9: the datasheet peak
   double dram_sustained_bytes_per_s = 0;  // the peak x dram_efficiency: what a streaming kernel reaches
+  double dram_scattered_bytes_per_s = 0;  // dram_scattered_sector_gb_per_s x 1e9: random single sectors (0: unmeasured)
 
   static GpuRates of(const platform::GpuSpec& gpu);
 };
+
+/// The bytes a streaming pattern moves in the time DRAM needs for `bytes`, of which `scattered_bytes` are random
+/// single sectors served at `scattered_rate` instead of `streaming_rate` (any one unit for both rates). Without a
+/// scattered rate (0: unmeasured), or a faster one than streaming, every byte streams.
+double streaming_equivalent_bytes(double bytes, double scattered_bytes, double streaming_rate, double scattered_rate);
 
 /// One SM's share of a whole-GPU DRAM rate (the peak for mwp's departure delays, the sustained rate for petri's DRAM
 /// slots), in bytes per SM clock: bytes_per_s / (SMs x clock); 0 for a GPU without SMs or a clock.

@@ -39,6 +39,19 @@ bool reads_global(const KernelCounters& c) {
   return w.global_ld() + w.global_atom() + w.ldgsts() + w.tma() > 0;
 }
 
+// The read-modify-write traffic of partial-sector stores: DRAM's read sectors beyond the L2's read sectors, read once
+// and written back once (kernel_work.h). The L2's read count is an upper bound on the reads that can miss (on
+// GH100 it counts a far-partition access in both partitions), so this does not take ordinary read misses, even with
+// the L2 fetching two sectors per miss, for write fills: workloads/microbench_dram_pattern's random and column-walk
+// gathers read 0.95-1.0 DRAM sectors per L2 read sector, its scattered stores 5.7-6.0.
+uint64_t partial_write_bytes(const MemoryTraffic& m) {
+  if (!m.has_l2_read_sectors() || !m.has_dram_read_bytes()) return 0;
+  const uint64_t dram_read_sectors = m.dram_read_bytes() / kSectorBytes;
+  if (dram_read_sectors <= m.l2_read_sectors()) return 0;
+  const uint64_t fills = dram_read_sectors - m.l2_read_sectors();
+  return std::min(2 * fills * kSectorBytes, m.dram_read_bytes() + m.dram_write_bytes());
+}
+
 }  // namespace
 
 KernelWork kernel_work(const KernelCounters& counters) {
@@ -54,6 +67,7 @@ KernelWork kernel_work(const KernelCounters& counters) {
   work.l2_slice_atomic_sectors =
       as_double(m.l2_atom_sectors_busiest_slice()) + as_double(m.l2_red_sectors_busiest_slice());
   work.dram_bytes = m.dram_read_bytes() + m.dram_write_bytes();
+  work.dram_partial_write_bytes = partial_write_bytes(m);
   work.l2_bytes = m.l2_bytes();
   // The L2 sees remote accesses by aperture; NVLink receive bytes also count traffic other GPUs send us.
   // Either counter may miss a kernel's peer reads: on H200 an SM loading from the peer GPU's memory left the local

@@ -30,13 +30,18 @@ struct KernelWork {
   double shared_wavefronts = 0;  // shared-memory data-stage passes (l1tex__data_pipe_lsu_wavefronts_mem_shared.sum)
   // Global and local data-stage passes (l1tex__data_pipe_lsu_wavefronts_mem_lgds.sum); unset in older traces.
   std::optional<double> lg_data_wavefronts;
-  bool reads_global = false;     // any global load instruction (ld, ldgsts, tma, atomics)
+  bool reads_global = false;  // any global load instruction (ld, ldgsts, tma, atomics)
   // Atomic sectors of the busiest L2 slice (lts__t_sectors_op_atom.max + lts__t_sectors_op_red.max): a global atomic
   // executes in the slice holding its address, so atomics to few addresses queue there. The two maxima may come from
   // different slices, so this is at most what one slice did (exact for a kernel with one kind). 0 when unrecorded.
   double l2_slice_atomic_sectors = 0;
   // Bytes per level, for the replay's memory resources and links.
-  uint64_t dram_bytes = 0;    // dram__bytes_read + dram__bytes_write
+  uint64_t dram_bytes = 0;  // dram__bytes_read + dram__bytes_write
+  // Of dram_bytes, the read-modify-write of partial-sector stores that missed in the L2: the L2 reads such a sector
+  // from DRAM and later writes it back, two random single-sector accesses (workloads/microbench_dram_pattern). The
+  // fills are the sectors DRAM read beyond every sector the L2 was asked to read (no read asks for them); each counts
+  // twice, once read and once written back. 0 where the kernel's reads cover its DRAM reads.
+  uint64_t dram_partial_write_bytes = 0;
   uint64_t l2_bytes = 0;      // lts__t_bytes
   uint64_t peer_bytes = 0;    // the larger of lts__t_sectors_aperture_peer * 32 and nvlrx__bytes (kernel_work.cc)
   uint64_t sysmem_bytes = 0;  // not measurable under the range profiler (see kernel_work.cc): 0

@@ -21,11 +21,12 @@ constexpr std::size_t index(InstClass c) { return static_cast<std::size_t>(c); }
 
 /// Bandwidths of the memory levels in bytes per SM clock (shared: wavefronts per clock).
 struct Bandwidths {
-  double shared_per_sm = 0;  // shared-memory wavefronts per clock per SM
-  double l1_per_sm = 0;      // L1/shared data stage, per SM
-  double l2 = 0;             // whole GPU
-  double dram = 0;           // whole GPU, at the measured streaming efficiency
-  double uncoal_per_sm = 0;  // sectors of scattered requests an L1 tag stage resolves per clock, in bytes
+  double shared_per_sm = 0;     // shared-memory wavefronts per clock per SM
+  double l1_per_sm = 0;         // L1/shared data stage, per SM
+  double l2 = 0;                // whole GPU
+  double dram = 0;              // whole GPU, at the measured streaming efficiency
+  double dram_scattered = 0;    // whole GPU, random single sectors (0: unmeasured, they stream)
+  double uncoal_per_sm = 0;     // sectors of scattered requests an L1 tag stage resolves per clock, in bytes
   double l2_slice_atomics = 0;  // atomic sectors one L2 slice executes per clock (0: unmeasured, no bound)
 };
 

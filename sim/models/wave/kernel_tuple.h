@@ -27,11 +27,12 @@ struct WarpInstructionMix {
 /// Bytes (shared: wavefronts) one warp moves through each level; every byte passing through a level uses its bandwidth.
 struct WarpTraffic {
   double shared_wavefronts = 0;
-  double l1_bytes = 0;      // l1tex__t_bytes: global and local traffic through the L1, hits and misses
-  double l2_bytes = 0;      // lts__t_bytes
-  double dram_bytes = 0;    // dram read + write
-  double uncoal_bytes = 0;  // the sectors beyond 4 per request, in bytes
-  double l2_slice_atomic_sectors = 0;  // this warp's share of the busiest L2 slice's atomic sectors
+  double l1_bytes = 0;                  // l1tex__t_bytes: global and local traffic through the L1, hits and misses
+  double l2_bytes = 0;                  // lts__t_bytes
+  double dram_bytes = 0;                // dram read + write
+  double dram_partial_write_bytes = 0;  // of dram_bytes, partial-sector stores' fills and write-backs (kernel_work.h)
+  double uncoal_bytes = 0;              // the sectors beyond 4 per request, in bytes
+  double l2_slice_atomic_sectors = 0;   // this warp's share of the busiest L2 slice's atomic sectors
   // The L1 data stage's wavefronts for global, local (and distributed shared) accesses, where the trace has them
   // (l1_lgds_data_wavefronts): a request over n lines takes about n. Without them, uncoal_bytes estimates the cost.
   std::optional<double> lg_data_wavefronts;

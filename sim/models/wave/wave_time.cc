@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include "gpu_rates.h"
 #include "wave/warp_time.h"
 
 namespace warpsim::models::wave {
@@ -24,12 +25,16 @@ std::array<NamedLevel, 6> levels(const KernelTuple& k, const GpuTuple& gpu, cons
   // count replaces the uncoalesced estimate (the same passes, estimated from sectors per request).
   const double data_stage = t.shared_wavefronts + t.lg_data_wavefronts.value_or(0);
   const double uncoalesced = t.lg_data_wavefronts ? 0 : t.uncoal_bytes;
+  // Partial-sector stores' read-modify-write goes at DRAM's scattered rate: the level counts it as the streaming bytes
+  // that would take as long.
+  const double dram =
+      streaming_equivalent_bytes(t.dram_bytes, t.dram_partial_write_bytes, gpu.band.dram, gpu.band.dram_scattered);
   return {{
       {t.lg_data_wavefronts ? "l1 data stage" : "shared bandwidth",
        {&MemoryLatencies::shared, warps_sm * data_stage, gpu.band.shared_per_sm}},
       {"l1 bandwidth", {&MemoryLatencies::l1, warps_sm * t.l1_bytes, gpu.band.l1_per_sm}},
       {"l2 bandwidth", {&MemoryLatencies::l2, warps_gpu * t.l2_bytes, gpu.band.l2}},
-      {"dram bandwidth", {&MemoryLatencies::dram, warps_gpu * t.dram_bytes, gpu.band.dram}},
+      {"dram bandwidth", {&MemoryLatencies::dram, warps_gpu * dram, gpu.band.dram}},
       // The tag stage is each SM's own: the busiest SM's scattered sectors against one SM's rate.
       {"uncoalesced bandwidth", {&MemoryLatencies::uncoal_extra, warps_sm * uncoalesced, gpu.band.uncoal_per_sm}},
       // One slice serves every atomic to its addresses: the wave's share of the busiest slice's sectors at its rate.

@@ -26,6 +26,17 @@ TEST(GpuRates, DramShareOfOneSmPerCycle) {
   EXPECT_DOUBLE_EQ(dram_bytes_per_sm_cycle(r.dram_sustained_bytes_per_s, r), 3352e9 * 0.92 / (132 * 1980e6));
 }
 
+TEST(GpuRates, ScatteredSectorsTakeLongerThanStreamingOnes) {
+  platform::GpuSpec gpu = testing::h100();
+  gpu.mutable_memory()->set_dram_scattered_sector_gb_per_s(1023);
+  EXPECT_DOUBLE_EQ(GpuRates::of(gpu).dram_scattered_bytes_per_s, 1023e9);
+  // 1 GB of which 0.5 GB scattered, at 3000 against 1000: as long as 0.5 + 1.5 GB streaming.
+  EXPECT_DOUBLE_EQ(streaming_equivalent_bytes(1e9, 0.5e9, 3000, 1000), 2e9);
+  EXPECT_DOUBLE_EQ(streaming_equivalent_bytes(1e9, 2e9, 3000, 1000), 3e9);    // at most every byte
+  EXPECT_DOUBLE_EQ(streaming_equivalent_bytes(1e9, 0.5e9, 3000, 0), 1e9);     // unmeasured: all stream
+  EXPECT_DOUBLE_EQ(streaming_equivalent_bytes(1e9, 0.5e9, 3000, 4000), 1e9);  // never faster than streaming
+}
+
 TEST(GpuRates, NoClockGivesNoRatePerCycle) {
   EXPECT_EQ(bytes_per_cycle(1e12, 0), 0);
   EXPECT_DOUBLE_EQ(bytes_per_cycle(1e12, 2e9), 500);

@@ -89,5 +89,35 @@ TEST(KernelWork, BusiestSliceAtomicSectorsAddAtomAndRed) {
   EXPECT_DOUBLE_EQ(kernel_work(KernelCounters{}).l2_slice_atomic_sectors, 0);  // recorded before the field
 }
 
+// scatter_random on H100 (workloads/microbench_dram_pattern): the L2 read 12.6 M sectors (the coalesced input), DRAM
+// 72.3 M: 59.7 M fills that no read asked for, each read and later written back.
+TEST(KernelWork, DramReadsBeyondTheL2sReadsArePartialWriteFills) {
+  KernelCounters c;
+  c.mutable_memory()->set_l2_read_sectors(12600000);
+  c.mutable_memory()->set_dram_read_bytes(uint64_t{72300000} * 32);
+  c.mutable_memory()->set_dram_write_bytes(uint64_t{66500000} * 32);
+  EXPECT_EQ(kernel_work(c).dram_partial_write_bytes, uint64_t{2} * 59700000 * 32);
+}
+
+// Random gathers: the L2 fetches more than a sector per miss, but its read count (with GH100's far-partition
+// accesses counted twice) still covers DRAM's reads (gather_sector: 125.7 M DRAM sectors, 132.1 M L2 read sectors).
+TEST(KernelWork, ReadMissesAreNotPartialWrites) {
+  KernelCounters c;
+  c.mutable_memory()->set_l2_read_sectors(132100000);
+  c.mutable_memory()->set_dram_read_bytes(uint64_t{125700000} * 32);
+  EXPECT_EQ(kernel_work(c).dram_partial_write_bytes, 0);
+  KernelCounters no_l2_reads;  // recorded without lts__t_sectors_op_read: nothing to compare with
+  no_l2_reads.mutable_memory()->set_dram_read_bytes(1 << 20);
+  EXPECT_EQ(kernel_work(no_l2_reads).dram_partial_write_bytes, 0);
+}
+
+// The fills and write-backs never exceed what DRAM moved (a trace whose write counter is short, or missing).
+TEST(KernelWork, PartialWriteBytesAreAtMostTheDramBytes) {
+  KernelCounters c;
+  c.mutable_memory()->set_l2_read_sectors(0);
+  c.mutable_memory()->set_dram_read_bytes(3200);
+  EXPECT_EQ(kernel_work(c).dram_partial_write_bytes, 3200);
+}
+
 }  // namespace
 }  // namespace warpsim::models

@@ -102,6 +102,21 @@ TEST(WaveTime, BusiestL2SliceBoundsAtomics) {
   EXPECT_EQ(t.limiter, "l2 slice atomics");
 }
 
+// A store-only kernel whose DRAM bytes are all partial-sector fills and write-backs: at the scattered rate.
+TEST(WaveTime, PartialWritesGoAtDramsScatteredRate) {
+  GpuTuple gpu = kGpu;
+  gpu.band.dram_scattered = gpu.band.dram / 3;
+  KernelTuple k = fma_kernel(1, 8);
+  k.mix.stores = 1;
+  k.traffic.dram_bytes = 1e6;
+  const double streaming = wave_time(k, gpu, {8 * 132, 8}).cycles;
+  EXPECT_NEAR(streaming, 132 * 64 * 1e6 / gpu.band.dram, 1e-3 * streaming);
+  k.traffic.dram_partial_write_bytes = 0.5e6;
+  const WaveTime t = wave_time(k, gpu, {8 * 132, 8});
+  EXPECT_NEAR(t.cycles, 2 * streaming, 1e-3 * t.cycles);  // 0.5 streaming + 0.5 at a third of the rate
+  EXPECT_EQ(t.limiter, "dram bandwidth");
+}
+
 // A GPU file without the slice rate (0, unmeasured) leaves atomics unbounded by the slices.
 TEST(WaveTime, UnmeasuredSliceRateBoundsNothing) {
   KernelTuple k = fma_kernel(1, 8);
