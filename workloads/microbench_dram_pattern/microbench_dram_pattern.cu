@@ -8,7 +8,7 @@
 //                                                              each line is read whole, by 8 other warps, later
 //   row_walk           out[t] = sum of in[64t .. 64t+63]       each thread walks its own 256-byte row: a warp
 //                                                              request touches 32 lines, the next 7 hit its sectors
-//   scatter_line / scatter_sector / scatter_column             the same three patterns for the stores
+//   scatter_line / scatter_pair / scatter_sector / scatter_column   the same four patterns for the stores
 // perm, line and pair are bijections (multiply-xorshift hashes modulo a power of two), so every element moves once
 // and the check can recompute where. The question (the suite's scatter, local_spill and bfs kernels run at 1/3 of
 // streaming DRAM bandwidth): which patterns DRAM serves slower, and which counters tell them apart. The recording in
@@ -24,7 +24,6 @@
 
 #include <cstdio>
 #include <string>
-#include <vector>
 
 namespace {
 
