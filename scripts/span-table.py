@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Whole-program timelines: how long the simulated run is next to the recorded one, per re-recorded trace.
 
-For every single-GPU timeline trace with API calls (workloads/traces/<gpu>/<name>.timeline.wstrace, and its
+For every timeline trace with API calls (workloads/traces/<gpu>/<name>.timeline.wstrace, and its
 <name>.merged.wstrace for the model), on the recording GPU's node:
   reuse: `simulate --reuse-kernel-times` (kernels keep their recorded durations, NOT predictive): span error, and
          how many copies and memsets land within 10% of their recorded duration;
@@ -16,7 +16,7 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 WARPSIM = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "build/sim/warpsim")
-NODES = {"H100-80GB-HBM3": "h100-pcie", "H200": "h200"}
+NODES = {"H100-80GB-HBM3": "h100-pcie", "H200": "h200", "2xH100-80GB-HBM3": "2xh100-nvlink"}
 
 
 def run(*args):

@@ -4,8 +4,8 @@
 # For every workload recorded with counters (DIR/<gpu>/<workload>.merged.wstrace; DIR is workloads/traces unless
 # --traces names another, e.g. workloads/suite/traces; --programs keeps only the names listed in FILE, one a line):
 #   same GPU:  simulate on the recording GPU's node, compare with that recording (timeline trace: the real times);
-#   cross GPU: simulate the H100 recording on the H200 node and compare with the H200 recording, and back.
-#   Two-GPU recordings run on 2xh200-nvlink (same) and, as a what-if without a recording to compare, 4xh200-pcie.
+#   cross GPU: simulate the H100 recording on the H200 node and compare with the H200 recording, and back; the same
+#   for the two-GPU recordings (2xH100 on 2xh200-nvlink against the 2xH200 recording, and back).
 # One model: a Markdown table per workload, then the mean and median of the per-workload MAPEs. Several models
 # (--model roofline,wave or --model all): one summary row per model.
 # --all also simulates every other shipped trace (timeline, counters, links) on its own node and on another one.
@@ -37,9 +37,15 @@ out=${keep:-$(mktemp -d)}
 mkdir -p "$out"
 [ -n "$keep" ] || trap 'rm -rf "$out"' EXIT
 
-own_node() { case $1 in H100-80GB-HBM3) echo h100-pcie ;; H200) echo h200 ;; 2xH200) echo 2xh200-nvlink ;; esac; }
-cross_gpu() { case $1 in H100-80GB-HBM3) echo H200 ;; H200) echo H100-80GB-HBM3 ;; *) echo "" ;; esac; }
-other_node() { case $1 in H100-80GB-HBM3) echo h200 ;; H200) echo h100-pcie ;; 2xH200) echo 4xh200-pcie ;; esac; }
+own_node() {
+  case $1 in H100-80GB-HBM3) echo h100-pcie ;; H200) echo h200 ;; 2xH200) echo 2xh200-nvlink ;;
+    2xH100-80GB-HBM3) echo 2xh100-nvlink ;; esac
+}
+cross_gpu() {
+  case $1 in H100-80GB-HBM3) echo H200 ;; H200) echo H100-80GB-HBM3 ;; 2xH200) echo 2xH100-80GB-HBM3 ;;
+    2xH100-80GB-HBM3) echo 2xH200 ;; *) echo "" ;; esac
+}
+other_node() { own_node "$(cross_gpu "$1")"; }
 
 # simulate TRACE NODE MODEL OUT; the run's output goes to OUT.log
 simulate() { "$warpsim" simulate "$1" --platform "$2" --model "$3" -o "$4" >"$4.log" 2>&1 || { cat "$4.log" >&2; return 1; }; }
