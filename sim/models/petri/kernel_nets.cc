@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "gpu_rates.h"
 #include "kernel_work.h"
+#include "load_hits.h"
 #include "numeric.h"
 #include "occupancy.h"
 
@@ -106,9 +108,10 @@ PaperParams paper_params(const platform::GpuSpec& gpu) {
 double global_latency_cycles(const KernelCounters& counters, const platform::SmSpec& sm) {
   const MemoryTraffic& m = counters.memory();
   const platform::Latencies& lat = sm.latency_cycles();
-  if (!m.has_l1_hit_rate_pct() || !m.has_l2_hit_rate_pct()) return lat.dram();
+  const std::optional<double> l2_load_hit = l2_load_hit_fraction(m);
+  if (!m.has_l1_hit_rate_pct() || !l2_load_hit) return lat.dram();
   const double h1 = std::clamp(m.l1_hit_rate_pct() / 100, 0.0, 1.0);
-  const double h2 = std::clamp(m.l2_hit_rate_pct() / 100, 0.0, 1.0);
+  const double h2 = *l2_load_hit;
   return h1 * lat.l1_hit() + (1 - h1) * (h2 * lat.l2_hit() + (1 - h2) * lat.dram());
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kernel_work.h"
+#include "load_hits.h"
 #include "numeric.h"
 #include "occupancy.h"
 
@@ -91,9 +92,10 @@ WarpTraffic traffic_per_warp(const KernelWork& work, double uncoal_share, double
 
 HitFractions hit_fractions(const KernelCounters& counters) {
   const MemoryTraffic& m = counters.memory();
-  // A hit rate the profiler did not give counts as 0: every request goes on to the next level.
+  // A hit rate the profiler did not give counts as 0: every request goes on to the next level. The L2's is what
+  // loads find there (stores always hit: load_hits.h).
   const double l1_hit = m.has_l1_hit_rate_pct() ? fraction(m.l1_hit_rate_pct()) : 0;
-  const double l2_hit = m.has_l2_hit_rate_pct() ? fraction(m.l2_hit_rate_pct()) : 0;
+  const double l2_hit = l2_load_hit_fraction(m).value_or(0);
   HitFractions h;
   h.l1 = l1_hit;
   h.l2 = (1 - l1_hit) * l2_hit;

@@ -1,0 +1,143 @@
+// DRAM latency under streaming load. Coalesced 4-byte loads (one 128-byte line per warp load) stream through an
+// array far larger than L2, each warp keeping exactly U loads in flight (U independent loads unrolled in the loop
+// body, the loop itself not unrolled), from W warps on every SM (W/8 blocks of 256 threads per SM, one wave).
+// Read-only kernels sum what they read; copy kernels store every loaded value to a second array (1:1 read/write,
+// like STREAM's copy). With the bytes in flight known, Little's law gives the latency each load saw:
+//   latency = read bytes in flight / read bandwidth = (SMs x W x U x 128 B) / (read bytes / time).
+// As W x U grows the bandwidth approaches the DRAM's sustained rate and the latency grows: the curve a model needs
+// when a kernel's loads in flight, not the DRAM's bandwidth, set its time (the validation suite's stream_copy keeps
+// one 4-byte load per warp in flight and moves ~2.4 TB/s on H100, below the 2.8 TB/s of microbench_dram_mix).
+//
+// Output, one line per kernel (bytes as requested; time the median CUDA-event time of --repeat launches):
+//   inflight <read|copy> warps_per_sm <W> loads_per_warp <U> <us> <read GB/s> <total GB/s> <latency ns>
+//   check microbench_dram_inflight PASS|FAIL ...
+//
+// Usage: ws_microbench_dram_inflight [--log2-floats L (22..28, default 26: 256 MiB per array)] [--repeat R]
+
+#include "microbench.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kWarpLoadBytes = 32 * sizeof(float);
+
+template <int kInFlight, bool kCopy>
+__global__ void __launch_bounds__(kThreads) stream(const float* __restrict__ in, float* __restrict__ out, size_t n,
+                                                   float* sink) {
+  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
+  float sum = 0;
+#pragma unroll 1
+  for (size_t base = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; base < n;
+       base += stride * kInFlight) {
+    float v[kInFlight];
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u) {
+      const size_t i = base + u * stride;
+      v[u] = i < n ? __ldcs(&in[i]) : 0.f;
+    }
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u) {
+      const size_t i = base + u * stride;
+      if (kCopy) {
+        if (i < n) __stcs(&out[i], v[u]);
+      } else {
+        sum += v[u];
+      }
+    }
+  }
+  if (!kCopy) sink[blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x] = sum;
+}
+
+__global__ void fill(float* p, size_t n, float value) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    p[i] = value;
+  }
+}
+
+struct Context {
+  size_t n = 0;  // floats per array
+  int sms = 0;
+  int repeat = 0;
+  float* in = nullptr;
+  float* out = nullptr;
+  float* sink = nullptr;
+  bool ok = true;
+  std::string detail;
+};
+
+// Every element of `in` is 1, so the copy holds 1 everywhere and the read-only sums add up to n.
+bool result_correct(const Context& c, bool copy, int blocks) {
+  if (copy) {
+    for (size_t i : {size_t{0}, c.n / 3, c.n - 1}) {
+      float got = 0;
+      WS_CHECK(cudaMemcpy(&got, &c.out[i], sizeof got, cudaMemcpyDeviceToHost));
+      if (got != 1.f) return false;
+    }
+    return true;
+  }
+  const size_t threads = static_cast<size_t>(blocks) * kThreads;
+  std::vector<float> sums(threads);
+  WS_CHECK(cudaMemcpy(sums.data(), c.sink, threads * sizeof(float), cudaMemcpyDeviceToHost));
+  double total = 0;
+  for (float s : sums) total += s;
+  return total == static_cast<double>(c.n);
+}
+
+template <int kInFlight, bool kCopy>
+void run(Context& c, int warps_per_sm) {
+  const int blocks = c.sms * warps_per_sm / (kThreads / 32);
+  if (kCopy) fill<<<c.sms * 8, kThreads>>>(c.out, c.n, -1.f);
+  const float ms = ws::median_launch_ms(
+      [&] { stream<kInFlight, kCopy><<<blocks, kThreads>>>(c.in, c.out, c.n, c.sink); }, c.repeat);
+  const double read_bytes = static_cast<double>(c.n) * sizeof(float);
+  const double read_gbs = read_bytes / (ms * 1e6);
+  const double in_flight = static_cast<double>(c.sms) * warps_per_sm * kInFlight * kWarpLoadBytes;
+  const double latency_ns = in_flight / read_gbs;  // bytes / (GB/s) = ns
+  std::printf("inflight %s warps_per_sm %d loads_per_warp %d %.1f %.0f %.0f %.0f\n", kCopy ? "copy" : "read",
+              warps_per_sm, kInFlight, ms * 1e3, read_gbs, read_gbs * (kCopy ? 2 : 1), latency_ns);
+  if (!result_correct(c, kCopy, blocks)) {
+    c.ok = false;
+    c.detail += std::string(" ") + (kCopy ? "copy" : "read") + "_w" + std::to_string(warps_per_sm) + "_u" +
+                std::to_string(kInFlight) + "_wrong";
+  }
+}
+
+template <bool kCopy>
+void sweep(Context& c) {
+  for (int warps : {8, 16, 32, 64}) {
+    run<1, kCopy>(c, warps);
+    run<2, kCopy>(c, warps);
+    run<4, kCopy>(c, warps);
+    run<8, kCopy>(c, warps);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  cudaDeviceProp prop{};
+  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
+  Context c{};
+  const long log2_floats = std::clamp(ws::arg_long(argc, argv, "log2-floats", 26), 22L, 28L);
+  c.n = size_t{1} << log2_floats;
+  c.repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
+  c.sms = prop.multiProcessorCount;
+  WS_CHECK(cudaMalloc(&c.in, c.n * sizeof(float)));
+  WS_CHECK(cudaMalloc(&c.out, c.n * sizeof(float)));
+  WS_CHECK(cudaMalloc(&c.sink, static_cast<size_t>(c.sms) * 64 * 32 * sizeof(float)));
+  fill<<<c.sms * 8, kThreads>>>(c.in, c.n, 1.f);
+  WS_CHECK(cudaDeviceSynchronize());
+  std::printf("device %s sms %d floats_per_array %zu\n", prop.name, c.sms, c.n);
+  sweep<false>(c);
+  sweep<true>(c);
+  WS_CHECK(cudaFree(c.in));
+  WS_CHECK(cudaFree(c.out));
+  WS_CHECK(cudaFree(c.sink));
+  return ws::report_check("microbench_dram_inflight", c.ok, "kernels 32" + c.detail);
+}
