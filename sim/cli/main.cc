@@ -10,6 +10,7 @@
 #include "petri_command.h"
 #include "record_command.h"
 #include "sass_command.h"
+#include "scale_command.h"
 #include "timeline_command.h"
 #ifdef WARPSIM_HAS_REPLAY
 #include "models_command.h"
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   warpsim::cli::add_inspect_command(app);
   warpsim::cli::add_record_command(app, exit_status);
   warpsim::cli::add_merge_command(app);
+  warpsim::cli::add_scale_command(app);
   warpsim::cli::add_sass_command(app);
   warpsim::cli::add_compare_command(app);
   warpsim::cli::add_timeline_command(app);

@@ -128,5 +128,20 @@ TEST(SimulateCli, AShippedTraceWithApiCallsReplaysItsHostAndLastsAsLongAsRecorde
   EXPECT_LT(std::abs(span_error), 5.0);  // 0.2 of the recorded span before the host was replayed
 }
 
+TEST(ScaleCli, AShippedPairScaledToFourGpusReplaysOnAFourGpuNodeAndKeepsItsInput) {
+  const auto dir = testing::fresh_temp_dir();
+  const std::string input = shipped_trace("2xH100-80GB-HBM3/convolution_5x5_2gpu.merged.wstrace");
+  const std::string scaled = (dir / "four.wstrace").string();
+  const CommandResult refused = run_warpsim("scale " + input + " --gpus 4 -o " + input);
+  EXPECT_EQ(refused.exit_status, 1);
+  EXPECT_THAT(refused.err, HasSubstr("the output is the input trace"));
+  const CommandResult scale = run_warpsim("scale " + input + " --gpus 4 -o " + scaled);
+  ASSERT_EQ(scale.exit_status, 0) << scale.err;
+  EXPECT_THAT(scale.out, HasSubstr("2 copies of the recorded pair"));
+  const CommandResult simulate = run_warpsim("simulate " + scaled + " -p 4xh100-nvswitch");
+  EXPECT_EQ(simulate.exit_status, 0) << simulate.err;
+  EXPECT_THAT(simulate.out, HasSubstr("kernels 20,"));  // 10 recorded kernels, twice
+}
+
 }  // namespace
 }  // namespace warpsim

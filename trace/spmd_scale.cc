@@ -1,0 +1,331 @@
+#include "spmd_scale.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <system_error>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "trace.pb.h"
+#include "trace_error.h"
+#include "trace_reader.h"
+#include "trace_writer.h"
+
+namespace warpsim::trace {
+namespace {
+
+struct Recording {
+  TraceHeader header;
+  std::vector<Event> events;
+};
+
+Recording read_all(const std::filesystem::path& input) {
+  TraceReader reader(input);
+  Recording recording{reader.header(), {}};
+  Event event;
+  while (reader.next(event)) recording.events.push_back(event);
+  return recording;
+}
+
+void check_input(const Recording& recording, const ScaleOptions& options, const std::filesystem::path& input) {
+  const auto refuse = [&](const std::string& why) { throw TraceError(input.string(), std::nullopt, why); };
+  if (options.gpus < 2 || options.gpus % 2 != 0)
+    refuse("--gpus " + std::to_string(options.gpus) + ": the pairs scaling needs an even count of at least 2");
+  if (recording.header.mode() == CAPTURE_MODE_SIMULATED) refuse("a simulated trace: scale a recording");
+  const auto& devices = recording.header.devices();
+  if (devices.size() != 2 || devices[0].id() != 0 || devices[1].id() != 1)
+    refuse("scaling needs a two-GPU recording (devices 0 and 1); this trace has " + std::to_string(devices.size()) +
+           " device(s)");
+}
+
+/// What every pair adds to an id so that no two pairs share one: one more than the recording's largest.
+struct IdStrides {
+  std::uint64_t stream = 1, cuda_event = 1, correlation = 1, thread = 1, graph = 1;
+};
+
+void widen(std::uint64_t& stride, std::uint64_t id) { stride = std::max(stride, id + 1); }
+
+IdStrides id_strides(const std::vector<Event>& events) {
+  IdStrides s;
+  for (const Event& e : events) {
+    if (e.has_kernel()) {
+      widen(s.stream, e.kernel().stream_id());
+      widen(s.correlation, e.kernel().correlation_id());
+      if (e.kernel().has_graph_id()) widen(s.graph, e.kernel().graph_id());
+    } else if (e.has_memcpy()) {
+      widen(s.stream, e.memcpy().stream_id());
+      widen(s.correlation, e.memcpy().correlation_id());
+      if (e.memcpy().has_graph_id()) widen(s.graph, e.memcpy().graph_id());
+    } else if (e.has_memset()) {
+      widen(s.stream, e.memset().stream_id());
+      widen(s.correlation, e.memset().correlation_id());
+      if (e.memset().has_graph_id()) widen(s.graph, e.memset().graph_id());
+    } else if (e.has_sync()) {
+      widen(s.stream, e.sync().stream_id());
+      widen(s.cuda_event, e.sync().event_id());
+      widen(s.correlation, e.sync().correlation_id());
+    } else if (e.has_api_call()) {
+      widen(s.correlation, e.api_call().correlation_id());
+      widen(s.thread, e.api_call().thread_id());
+    } else if (e.has_stream()) {
+      widen(s.stream, e.stream().stream_id());
+      widen(s.correlation, e.stream().correlation_id());
+    } else if (e.has_host_thread()) {
+      widen(s.thread, e.host_thread().thread_id());
+    } else if (e.has_marker() && e.marker().has_thread_id()) {
+      widen(s.thread, e.marker().thread_id());
+    }
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Header: the pair's devices and links, once per pair
+// ---------------------------------------------------------------------------------------------------------------
+
+bool touches_device(const Endpoint& end) { return end.kind() == Endpoint::DEVICE; }
+
+void move_endpoint(Endpoint& end, std::uint32_t pair) {
+  if (touches_device(end)) end.set_device_id(2 * pair + end.device_id());
+}
+
+TraceHeader scaled_header(const TraceHeader& recorded, std::uint32_t pairs) {
+  TraceHeader header = recorded;
+  header.clear_devices();
+  header.clear_links();
+  for (std::uint32_t p = 0; p < pairs; ++p) {
+    for (const Device& original : recorded.devices()) {
+      Device& device = *header.add_devices();
+      device = original;
+      device.set_id(2 * p + original.id());
+      device.clear_uuid();  // a copy is not that GPU
+      device.clear_pci_bus_id();
+      device.clear_peer_access_device_ids();
+      for (std::uint32_t peer : original.peer_access_device_ids()) device.add_peer_access_device_ids(2 * p + peer);
+    }
+    for (const Link& original : recorded.links()) {
+      if (!touches_device(original.a()) && !touches_device(original.b())) {
+        if (p == 0) *header.add_links() = original;  // host-side links are the node's, not a pair's
+        continue;
+      }
+      Link& link = *header.add_links();
+      link = original;
+      move_endpoint(*link.mutable_a(), p);
+      move_endpoint(*link.mutable_b(), p);
+    }
+  }
+  return header;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Host time: with a shared host, each host thread issues every pair's copy of a call in turn
+// ---------------------------------------------------------------------------------------------------------------
+
+/// shift[p][i]: nanoseconds added to every time of pair p's copy of event i.
+using TimeShifts = std::vector<std::vector<std::int64_t>>;
+
+/// Each host thread's API calls in order, grouped as top-level calls with the calls nested in them (as the replay
+/// groups them: a call within the previous top-level call of its thread is nested in it).
+std::vector<std::vector<std::vector<std::size_t>>> top_level_calls(const std::vector<Event>& events) {
+  std::map<std::pair<std::uint32_t, std::uint64_t>, std::vector<std::size_t>> by_thread;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (events[i].has_api_call())
+      by_thread[{events[i].api_call().process_id(), events[i].api_call().thread_id()}].push_back(i);
+  }
+  std::vector<std::vector<std::vector<std::size_t>>> threads;
+  for (auto& [key, calls] : by_thread) {
+    std::stable_sort(calls.begin(), calls.end(), [&](std::size_t a, std::size_t b) {
+      const ApiCall& x = events[a].api_call();
+      const ApiCall& y = events[b].api_call();
+      return x.start_ns() != y.start_ns() ? x.start_ns() < y.start_ns() : x.end_ns() > y.end_ns();
+    });
+    std::vector<std::vector<std::size_t>> tops;
+    for (std::size_t i : calls) {
+      const ApiCall& call = events[i].api_call();
+      const bool nested = !tops.empty() && call.start_ns() < events[tops.back().front()].api_call().end_ns() &&
+                          call.end_ns() <= events[tops.back().front()].api_call().end_ns();
+      if (!nested) tops.emplace_back();
+      tops.back().push_back(i);
+    }
+    threads.push_back(std::move(tops));
+  }
+  return threads;
+}
+
+/// Lays every thread's top-level calls out pair after pair: each copy keeps the recorded gap before the call and the
+/// call's duration. Device work follows its call (same correlation id) by the same shift.
+TimeShifts shared_host_shifts(const std::vector<Event>& events, std::uint32_t pairs) {
+  TimeShifts shift(pairs, std::vector<std::int64_t>(events.size(), 0));
+  std::unordered_map<std::uint64_t, std::size_t> call_of_correlation;
+  for (const auto& thread : top_level_calls(events)) {
+    if (thread.empty()) continue;
+    std::uint64_t clock = events[thread.front().front()].api_call().start_ns();
+    std::uint64_t recorded_end = clock;
+    for (const std::vector<std::size_t>& top : thread) {
+      const ApiCall& call = events[top.front()].api_call();
+      const std::uint64_t gap = call.start_ns() > recorded_end ? call.start_ns() - recorded_end : 0;
+      for (std::uint32_t p = 0; p < pairs; ++p) {
+        const std::uint64_t start = clock + gap;
+        for (std::size_t i : top) shift[p][i] = static_cast<std::int64_t>(start) - static_cast<std::int64_t>(call.start_ns());
+        clock = start + (call.end_ns() - call.start_ns());
+      }
+      recorded_end = std::max(recorded_end, call.end_ns());
+      for (std::size_t i : top) call_of_correlation.emplace(events[i].api_call().correlation_id(), i);
+    }
+  }
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (events[i].has_api_call()) continue;
+    std::uint64_t correlation = 0;
+    const Event& e = events[i];
+    if (e.has_kernel()) correlation = e.kernel().correlation_id();
+    if (e.has_memcpy()) correlation = e.memcpy().correlation_id();
+    if (e.has_memset()) correlation = e.memset().correlation_id();
+    if (e.has_sync()) correlation = e.sync().correlation_id();
+    const auto call = call_of_correlation.find(correlation);
+    if (correlation == 0 || call == call_of_correlation.end()) continue;
+    for (std::uint32_t p = 0; p < pairs; ++p) shift[p][i] = shift[p][call->second];
+  }
+  return shift;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One event, moved to pair p
+// ---------------------------------------------------------------------------------------------------------------
+
+struct PairMap {
+  std::uint32_t pair = 0;
+  IdStrides strides;
+  bool own_host_threads = false;
+  std::int64_t shift_ns = 0;
+
+  std::uint32_t device(std::uint32_t d) const { return 2 * pair + d; }
+  std::uint32_t stream(std::uint32_t s) const { return static_cast<std::uint32_t>(s + pair * strides.stream); }
+  std::uint64_t cuda_event(std::uint64_t e) const { return e + pair * strides.cuda_event; }
+  std::uint64_t correlation(std::uint64_t c) const { return c == 0 ? 0 : c + pair * strides.correlation; }
+  std::uint64_t graph(std::uint64_t g) const { return g + pair * strides.graph; }
+  std::uint64_t thread(std::uint64_t t) const { return own_host_threads ? t + pair * strides.thread : t; }
+  std::uint64_t time(std::uint64_t ns) const {
+    return ns == 0 ? 0 : static_cast<std::uint64_t>(static_cast<std::int64_t>(ns) + shift_ns);
+  }
+};
+
+void move_kernel(KernelLaunch& k, const PairMap& m) {
+  k.set_device_id(m.device(k.device_id()));
+  k.set_stream_id(m.stream(k.stream_id()));
+  k.set_correlation_id(m.correlation(k.correlation_id()));
+  if (k.has_graph_id()) k.set_graph_id(m.graph(k.graph_id()));
+  k.set_start_ns(m.time(k.start_ns()));
+  k.set_end_ns(m.time(k.end_ns()));
+}
+
+void move_memcpy(Memcpy& c, const PairMap& m) {
+  c.set_device_id(m.device(c.device_id()));
+  c.set_stream_id(m.stream(c.stream_id()));
+  if (c.has_src_device_id()) c.set_src_device_id(m.device(c.src_device_id()));
+  if (c.has_dst_device_id()) c.set_dst_device_id(m.device(c.dst_device_id()));
+  c.set_correlation_id(m.correlation(c.correlation_id()));
+  if (c.has_graph_id()) c.set_graph_id(m.graph(c.graph_id()));
+  c.set_start_ns(m.time(c.start_ns()));
+  c.set_end_ns(m.time(c.end_ns()));
+}
+
+void move_memset(Memset& s, const PairMap& m) {
+  s.set_device_id(m.device(s.device_id()));
+  s.set_stream_id(m.stream(s.stream_id()));
+  s.set_correlation_id(m.correlation(s.correlation_id()));
+  if (s.has_graph_id()) s.set_graph_id(m.graph(s.graph_id()));
+  s.set_start_ns(m.time(s.start_ns()));
+  s.set_end_ns(m.time(s.end_ns()));
+}
+
+void move_sync(Synchronization& s, const PairMap& m) {
+  s.set_device_id(m.device(s.device_id()));
+  if (s.has_stream_id()) s.set_stream_id(m.stream(s.stream_id()));
+  if (s.has_event_id()) s.set_event_id(m.cuda_event(s.event_id()));
+  s.set_correlation_id(m.correlation(s.correlation_id()));
+  s.set_start_ns(m.time(s.start_ns()));
+  s.set_end_ns(m.time(s.end_ns()));
+}
+
+void move_api_call(ApiCall& a, const PairMap& m) {
+  a.set_thread_id(m.thread(a.thread_id()));
+  a.set_correlation_id(m.correlation(a.correlation_id()));
+  a.set_start_ns(m.time(a.start_ns()));
+  a.set_end_ns(m.time(a.end_ns()));
+}
+
+void move_marker(Marker& k, const PairMap& m) {
+  if (k.has_device_id()) k.set_device_id(m.device(k.device_id()));
+  if (k.has_thread_id()) k.set_thread_id(m.thread(k.thread_id()));
+  k.set_start_ns(m.time(k.start_ns()));
+  if (k.has_end_ns()) k.set_end_ns(m.time(k.end_ns()));
+}
+
+void move_stream(Stream& s, const PairMap& m) {
+  s.set_device_id(m.device(s.device_id()));
+  s.set_stream_id(m.stream(s.stream_id()));
+  s.set_correlation_id(m.correlation(s.correlation_id()));
+}
+
+/// Pair p's copy of `event`; false when the pair has none (a shared host thread is named once, by pair 0).
+bool moved(const Event& event, const PairMap& m, Event& out) {
+  out = event;
+  switch (out.kind_case()) {
+    case Event::kKernel: move_kernel(*out.mutable_kernel(), m); break;
+    case Event::kMemcpy: move_memcpy(*out.mutable_memcpy(), m); break;
+    case Event::kMemset: move_memset(*out.mutable_memset(), m); break;
+    case Event::kSync: move_sync(*out.mutable_sync(), m); break;
+    case Event::kApiCall: move_api_call(*out.mutable_api_call(), m); break;
+    case Event::kMarker: move_marker(*out.mutable_marker(), m); break;
+    case Event::kStream: move_stream(*out.mutable_stream(), m); break;
+    case Event::kHostThread:
+      if (!m.own_host_threads) return m.pair == 0;
+      out.mutable_host_thread()->set_thread_id(m.thread(out.host_thread().thread_id()));
+      break;
+    case Event::KIND_NOT_SET: break;
+  }
+  return true;
+}
+
+void write_scaled(const Recording& recording, const ScaleOptions& options, const std::filesystem::path& path,
+                  ScaleSummary& summary) {
+  const std::uint32_t pairs = options.gpus / 2;
+  const IdStrides strides = id_strides(recording.events);
+  const TimeShifts shifts = options.shared_host ? shared_host_shifts(recording.events, pairs) : TimeShifts{};
+  TraceWriter writer(path, scaled_header(recording.header, pairs));
+  Event out;
+  for (std::size_t i = 0; i < recording.events.size(); ++i) {
+    for (std::uint32_t p = 0; p < pairs; ++p) {
+      const PairMap map{p, strides, !options.shared_host, shifts.empty() ? 0 : shifts[p][i]};
+      if (moved(recording.events[i], map, out)) writer.write(out);
+    }
+  }
+  writer.close();
+  summary.events_written = writer.events_written();
+}
+
+}  // namespace
+
+ScaleSummary scale_pairs(const std::filesystem::path& input, const ScaleOptions& options,
+                         const std::filesystem::path& output) {
+  const Recording recording = read_all(input);
+  check_input(recording, options, input);
+  ScaleSummary summary;
+  summary.pairs = options.gpus / 2;
+  summary.events_read = recording.events.size();
+  const std::filesystem::path partial = output.string() + ".partial";
+  try {
+    write_scaled(recording, options, partial, summary);
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(partial, ignored);
+    throw;
+  }
+  std::filesystem::rename(partial, output);
+  return summary;
+}
+
+}  // namespace warpsim::trace

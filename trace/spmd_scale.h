@@ -1,0 +1,40 @@
+#pragma once
+/// @brief A what-if trace for more GPUs: a two-GPU SPMD recording scaled to N GPUs as N/2 copies of the recorded pair.
+///
+/// Pair p runs on GPUs 2p and 2p+1 and does what GPUs 0 and 1 did in the recording: the same kernels (with their
+/// counters and SASS summaries), copies, memsets and synchronizations, each GPU's peer its pair partner (every
+/// dependency of the recording stays inside a pair, so the copy is consistent whatever the program did). Streams,
+/// CUDA events, correlation ids and graphs get ids of their own per pair. It is weak scaling: every GPU keeps the
+/// work it had, and what N GPUs add is sharing the host, its PCIe links and the node's NVLink/NVSwitch fabric.
+/// What it cannot know: that a middle GPU of a chain exchanges with two neighbours (here each GPU has one peer), and
+/// any work the program does once for all GPUs (it is done once per pair here).
+///
+/// The host: with `shared_host` (one process, as when one thread drives every GPU) each host thread issues every
+/// pair's calls, in turn for each recorded call: pair 0's call, its recorded gap before it and duration, then pair
+/// 1's, ..., so the host's time grows with the pairs (its gaps are repeated: per-GPU setup and issue code runs once
+/// per GPU). Without it each pair gets host threads of its own (one process or thread per pair), with the recorded
+/// times. Pure: no CUDA.
+
+#include <cstdint>
+#include <filesystem>
+
+namespace warpsim::trace {
+
+struct ScaleOptions {
+  std::uint32_t gpus = 4;   ///< even, at least 2
+  bool shared_host = true;  ///< one set of host threads issues every pair's calls (see above)
+};
+
+struct ScaleSummary {
+  std::uint32_t pairs = 0;
+  std::uint64_t events_read = 0;
+  std::uint64_t events_written = 0;
+};
+
+/// Writes `output`, the N-GPU trace of the two-GPU trace `input`. Throws TraceError when `input` is not a two-GPU
+/// recording (devices 0 and 1), is a simulated trace, or `options.gpus` is odd or below 2. `output` is written under a
+/// temporary name and renamed at the end, so a failure leaves any existing file untouched.
+ScaleSummary scale_pairs(const std::filesystem::path& input, const ScaleOptions& options,
+                         const std::filesystem::path& output);
+
+}  // namespace warpsim::trace
