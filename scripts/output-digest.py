@@ -20,7 +20,8 @@ import pathlib
 import subprocess
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-NODES = {"H100-80GB-HBM3": "h100-pcie", "H200": "h200", "2xH200": "2xh200-nvlink", "2xH100-80GB-HBM3": "2xh100-nvlink"}
+NODES = {"H100-80GB-HBM3": "h100-pcie", "H200": "h200", "2xH200": "2xh200-nvlink", "2xH100-80GB-HBM3": "2xh100-nvlink",
+         "4xH100-80GB-HBM3": "4xh100-nvswitch"}
 
 
 def digest(path):

@@ -3,7 +3,7 @@
 
 For every two-GPU workload of workloads/traces/2xH100-80GB-HBM3/ (remote_access_sweep excepted: one GPU reads its
 peer, no SPMD program), for N in --gpus (default 4 8) and each N-GPU node of --nodes: the recording scaled to N GPUs
-(`warpsim scale --gpus N`, one host thread issuing every pair's calls, as the workloads do), simulated
+(`warpsim scale --gpus N --host H`, H auto unless --host says otherwise), simulated
   model: the merged trace with the default model (predictive),
   reuse: the timeline trace with --reuse-kernel-times (the 2-GPU run's kernel times: what is left is scaling),
 and per simulation the whole-program span, the SPMD span (first start to last end of the kernels GPU 1 runs: the
@@ -11,7 +11,8 @@ program's multi-GPU loop) and the kernel time summed over the GPUs. With --measu
 <workload>_<N>gpu.timeline.wstrace, the same programs with the decomposed axis N/2 times longer so that every GPU
 keeps the 2-GPU run's share), each row also gets the measured values and the errors.
 
-    scripts/scaling-table.py [--gpus 4 8] [--nodes 4xh100-nvswitch,8xh100-nvswitch,...] [--measured DIR] [--warpsim BIN]
+    scripts/scaling-table.py [--gpus 4 8] [--nodes 4xh100-nvswitch,8xh100-nvswitch,...] [--host auto|shared|own]
+                             [--measured DIR] [--warpsim BIN]
 Prints Markdown; the first line names the commit of the traces and the binary's version.
 """
 import argparse
@@ -56,12 +57,15 @@ def err(predicted, measured):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--gpus", type=int, nargs="+", default=[4, 8])
-    parser.add_argument("--nodes", default="4xh100-nvswitch,4xh200-nvswitch,8xh100-nvswitch,8xh200-nvswitch")
+    parser.add_argument("--nodes", default="4xh100-nvswitch,4xh200-nvswitch,8xh100-nvswitch,8xh200-nvswitch",
+                        help="node names or node files (a file's name must start with NxGPU, e.g. 4xh100-...)")
+    parser.add_argument("--host", default="auto", choices=["auto", "shared", "own"])
     parser.add_argument("--measured", type=pathlib.Path)
     parser.add_argument("--warpsim", default=str(ROOT / "build/sim/warpsim"))
     args = parser.parse_args()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
-    print(f"Traces and scaling at commit {commit.strip()}, {run(args.warpsim, '--version').strip()}.\n")
+    print(f"Traces and scaling at commit {commit.strip()}, {run(args.warpsim, '--version').strip()}, host threads "
+          f"{args.host}.\n")
     header = "| workload | GPUs | node | model: span ms | SPMD span ms | kernel ms | reuse: span ms | SPMD span ms |"
     rule = "|---|---|---|---|---|---|---|---|"
     if args.measured:
@@ -79,16 +83,17 @@ def main():
             timeline = RECORDINGS / f"{name}.timeline.wstrace"
             for gpus in args.gpus:
                 scaled_model, scaled_reuse = tmp / f"{name}.{gpus}.m.wstrace", tmp / f"{name}.{gpus}.t.wstrace"
-                run(args.warpsim, "scale", merged, "--gpus", gpus, "-o", scaled_model)
-                run(args.warpsim, "scale", timeline, "--gpus", gpus, "-o", scaled_reuse)
-                for node in (n for n in nodes if n.startswith(f"{gpus}x")):
-                    model_out, reuse_out = tmp / f"{name}.{node}.m.sim", tmp / f"{name}.{node}.t.sim"
+                run(args.warpsim, "scale", merged, "--gpus", gpus, "--host", args.host, "-o", scaled_model)
+                run(args.warpsim, "scale", timeline, "--gpus", gpus, "--host", args.host, "-o", scaled_reuse)
+                for node in (n for n in nodes if pathlib.Path(n).name.startswith(f"{gpus}x")):
+                    label = pathlib.Path(node).name
+                    model_out, reuse_out = tmp / f"{name}.{label}.m.sim", tmp / f"{name}.{label}.t.sim"
                     run(args.warpsim, "simulate", scaled_model, "--platform", node, "-o", model_out)
                     run(args.warpsim, "simulate", scaled_reuse, "--platform", node, "--reuse-kernel-times", "-o",
                         reuse_out)
                     m_span, m_gpu, m_kernel = spans(args.warpsim, model_out)
                     r_span, r_gpu, _ = spans(args.warpsim, reuse_out)
-                    row = [name, str(gpus), node, f"{m_span:.1f}", f"{m_gpu:.2f}", f"{m_kernel:.2f}", f"{r_span:.1f}",
+                    row = [name, str(gpus), label, f"{m_span:.1f}", f"{m_gpu:.2f}", f"{m_kernel:.2f}", f"{r_span:.1f}",
                            f"{r_gpu:.2f}"]
                     real = args.measured / f"{name}_{gpus}gpu.timeline.wstrace" if args.measured else None
                     if real is not None:

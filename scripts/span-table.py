@@ -16,7 +16,8 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 WARPSIM = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "build/sim/warpsim")
-NODES = {"H100-80GB-HBM3": "h100-pcie", "H200": "h200", "2xH100-80GB-HBM3": "2xh100-nvlink"}
+NODES = {"H100-80GB-HBM3": "h100-pcie", "H200": "h200", "2xH100-80GB-HBM3": "2xh100-nvlink",
+         "4xH100-80GB-HBM3": "4xh100-nvswitch"}
 
 
 def run(*args):

@@ -5,7 +5,8 @@
 # --traces names another, e.g. workloads/suite/traces; --programs keeps only the names listed in FILE, one a line):
 #   same GPU:  simulate on the recording GPU's node, compare with that recording (timeline trace: the real times);
 #   cross GPU: simulate the H100 recording on the H200 node and compare with the H200 recording, and back; the same
-#   for the two-GPU recordings (2xH100 on 2xh200-nvlink against the 2xH200 recording, and back).
+#   for the two-GPU recordings (2xH100 on 2xh200-nvlink against the 2xH200 recording, and back). The 4xH100
+#   recordings run on 4xh100-nvswitch only (no four-H200 recording to compare with).
 # One model: a Markdown table per workload, then the mean and median of the per-workload MAPEs. Several models
 # (--model roofline,wave or --model all): one summary row per model.
 # --all also simulates every other shipped trace (timeline, counters, links) on its own node and on another one.
@@ -39,7 +40,7 @@ mkdir -p "$out"
 
 own_node() {
   case $1 in H100-80GB-HBM3) echo h100-pcie ;; H200) echo h200 ;; 2xH200) echo 2xh200-nvlink ;;
-    2xH100-80GB-HBM3) echo 2xh100-nvlink ;; esac
+    2xH100-80GB-HBM3) echo 2xh100-nvlink ;; 4xH100-80GB-HBM3) echo 4xh100-nvswitch ;; esac
 }
 cross_gpu() {
   case $1 in H100-80GB-HBM3) echo H200 ;; H200) echo H100-80GB-HBM3 ;; 2xH200) echo 2xH100-80GB-HBM3 ;;
@@ -75,11 +76,11 @@ validate_model() {
     node=$(own_node "$gpu") other=$(other_node "$gpu") cross=$(cross_gpu "$gpu")
     sim="$out/$model.$gpu.$workload.$node.wstrace" sim_other="$out/$model.$gpu.$workload.$other.wstrace"
     simulate "$merged" "$node" "$model" "$sim"
-    simulate "$merged" "$other" "$model" "$sim_other"
+    [ -z "$other" ] || simulate "$merged" "$other" "$model" "$sim_other"
     read -r mape ratio < <(compare "$real" "$sim")
     kernels=$(awk '/^  kernels/ {gsub(",", "", $2); print $2}' "$sim.log")
     cross_real=$traces/$cross/$workload.timeline.wstrace
-    if [ -n "$cross" ] && [ -f "$cross_real" ]; then read -r cross_mape cross_ratio < <(compare "$cross_real" "$sim_other"); fi
+    if [ -n "$cross" ] && [ -n "$other" ] && [ -f "$cross_real" ]; then read -r cross_mape cross_ratio < <(compare "$cross_real" "$sim_other"); fi
     [ "$mape" != "-" ] && same_mapes+=("${mape%\%}")
     [ "$cross_mape" != "-" ] && cross_mapes+=("${cross_mape%\%}")
     [ "$verbose" = 1 ] && echo "| $workload | $gpu | $kernels | $node | $mape | $ratio | $other | $cross_mape | $cross_ratio |"
@@ -111,7 +112,7 @@ if [ "$all" = 1 ]; then
   count=0
   for trace in "$traces"/*/*.wstrace; do
     gpu=$(basename "$(dirname "$trace")")
-    for node in "$(own_node "$gpu")" "$(other_node "$gpu")"; do
+    for node in $(own_node "$gpu") $(other_node "$gpu"); do
       simulate "$trace" "$node" "${model_list[0]}" "$out/all.wstrace" && count=$((count + 1))
     done
   done

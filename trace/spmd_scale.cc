@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <system_error>
 #include <tuple>
@@ -121,7 +122,56 @@ TraceHeader scaled_header(const TraceHeader& recorded, std::uint32_t pairs) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Host time: with a shared host, each host thread issues every pair's copy of a call in turn
+// Host threads: which get a copy per pair
+// ---------------------------------------------------------------------------------------------------------------
+
+std::uint64_t correlation_of(const Event& e) {
+  if (e.has_kernel()) return e.kernel().correlation_id();
+  if (e.has_memcpy()) return e.memcpy().correlation_id();
+  if (e.has_memset()) return e.memset().correlation_id();
+  if (e.has_sync()) return e.sync().correlation_id();
+  return 0;
+}
+
+std::uint32_t device_of(const Event& e) {
+  if (e.has_kernel()) return e.kernel().device_id();
+  if (e.has_memcpy()) return e.memcpy().device_id();
+  if (e.has_memset()) return e.memset().device_id();
+  return e.sync().device_id();
+}
+
+/// The threads whose calls' GPU work all lands on one device: they drove that GPU alone.
+std::set<std::uint64_t> one_gpu_threads(const std::vector<Event>& events) {
+  std::unordered_map<std::uint64_t, std::uint32_t> device_of_correlation;
+  for (const Event& e : events) {
+    if (correlation_of(e) != 0) device_of_correlation.emplace(correlation_of(e), device_of(e));
+  }
+  std::map<std::uint64_t, std::set<std::uint32_t>> devices_of_thread;
+  for (const Event& e : events) {
+    if (!e.has_api_call()) continue;
+    std::set<std::uint32_t>& devices = devices_of_thread[e.api_call().thread_id()];
+    const auto device = device_of_correlation.find(e.api_call().correlation_id());
+    if (device != device_of_correlation.end()) devices.insert(device->second);
+  }
+  std::set<std::uint64_t> threads;
+  for (const auto& [thread, devices] : devices_of_thread)
+    if (devices.size() == 1) threads.insert(thread);
+  return threads;
+}
+
+std::set<std::uint64_t> replicated_threads(const std::vector<Event>& events, HostThreads host) {
+  if (host == HostThreads::kShared) return {};
+  if (host == HostThreads::kAuto) return one_gpu_threads(events);
+  std::set<std::uint64_t> all;
+  for (const Event& e : events) {
+    if (e.has_api_call()) all.insert(e.api_call().thread_id());
+    if (e.has_host_thread()) all.insert(e.host_thread().thread_id());
+  }
+  return all;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Host time: each shared host thread issues every pair's copy of a call in turn
 // ---------------------------------------------------------------------------------------------------------------
 
 /// shift[p][i]: nanoseconds added to every time of pair p's copy of event i.
@@ -129,10 +179,11 @@ using TimeShifts = std::vector<std::vector<std::int64_t>>;
 
 /// Each host thread's API calls in order, grouped as top-level calls with the calls nested in them (as the replay
 /// groups them: a call within the previous top-level call of its thread is nested in it).
-std::vector<std::vector<std::vector<std::size_t>>> top_level_calls(const std::vector<Event>& events) {
+std::vector<std::vector<std::vector<std::size_t>>> top_level_calls(const std::vector<Event>& events,
+                                                                   const std::set<std::uint64_t>& skipped_threads) {
   std::map<std::pair<std::uint32_t, std::uint64_t>, std::vector<std::size_t>> by_thread;
   for (std::size_t i = 0; i < events.size(); ++i) {
-    if (events[i].has_api_call())
+    if (events[i].has_api_call() && skipped_threads.count(events[i].api_call().thread_id()) == 0)
       by_thread[{events[i].api_call().process_id(), events[i].api_call().thread_id()}].push_back(i);
   }
   std::vector<std::vector<std::vector<std::size_t>>> threads;
@@ -155,12 +206,14 @@ std::vector<std::vector<std::vector<std::size_t>>> top_level_calls(const std::ve
   return threads;
 }
 
-/// Lays every thread's top-level calls out pair after pair: each copy keeps the recorded gap before the call and the
-/// call's duration. Device work follows its call (same correlation id) by the same shift.
-TimeShifts shared_host_shifts(const std::vector<Event>& events, std::uint32_t pairs) {
+/// Lays every shared thread's top-level calls out pair after pair: each copy keeps the recorded gap before the call
+/// and the call's duration. Device work follows its call (same correlation id) by the same shift. Replicated threads
+/// keep their recorded times.
+TimeShifts shared_host_shifts(const std::vector<Event>& events, std::uint32_t pairs,
+                              const std::set<std::uint64_t>& replicated) {
   TimeShifts shift(pairs, std::vector<std::int64_t>(events.size(), 0));
   std::unordered_map<std::uint64_t, std::size_t> call_of_correlation;
-  for (const auto& thread : top_level_calls(events)) {
+  for (const auto& thread : top_level_calls(events, replicated)) {
     if (thread.empty()) continue;
     std::uint64_t clock = events[thread.front().front()].api_call().start_ns();
     std::uint64_t recorded_end = clock;
@@ -178,12 +231,7 @@ TimeShifts shared_host_shifts(const std::vector<Event>& events, std::uint32_t pa
   }
   for (std::size_t i = 0; i < events.size(); ++i) {
     if (events[i].has_api_call()) continue;
-    std::uint64_t correlation = 0;
-    const Event& e = events[i];
-    if (e.has_kernel()) correlation = e.kernel().correlation_id();
-    if (e.has_memcpy()) correlation = e.memcpy().correlation_id();
-    if (e.has_memset()) correlation = e.memset().correlation_id();
-    if (e.has_sync()) correlation = e.sync().correlation_id();
+    const std::uint64_t correlation = correlation_of(events[i]);
     const auto call = call_of_correlation.find(correlation);
     if (correlation == 0 || call == call_of_correlation.end()) continue;
     for (std::uint32_t p = 0; p < pairs; ++p) shift[p][i] = shift[p][call->second];
@@ -198,15 +246,17 @@ TimeShifts shared_host_shifts(const std::vector<Event>& events, std::uint32_t pa
 struct PairMap {
   std::uint32_t pair = 0;
   IdStrides strides;
-  bool own_host_threads = false;
+  const std::set<std::uint64_t>* replicated = nullptr;  // threads with a copy per pair
   std::int64_t shift_ns = 0;
+
+  bool replicates(std::uint64_t t) const { return replicated->count(t) != 0; }
 
   std::uint32_t device(std::uint32_t d) const { return 2 * pair + d; }
   std::uint32_t stream(std::uint32_t s) const { return static_cast<std::uint32_t>(s + pair * strides.stream); }
   std::uint64_t cuda_event(std::uint64_t e) const { return e + pair * strides.cuda_event; }
   std::uint64_t correlation(std::uint64_t c) const { return c == 0 ? 0 : c + pair * strides.correlation; }
   std::uint64_t graph(std::uint64_t g) const { return g + pair * strides.graph; }
-  std::uint64_t thread(std::uint64_t t) const { return own_host_threads ? t + pair * strides.thread : t; }
+  std::uint64_t thread(std::uint64_t t) const { return replicates(t) ? t + pair * strides.thread : t; }
   std::uint64_t time(std::uint64_t ns) const {
     return ns == 0 ? 0 : static_cast<std::uint64_t>(static_cast<std::int64_t>(ns) + shift_ns);
   }
@@ -282,7 +332,7 @@ bool moved(const Event& event, const PairMap& m, Event& out) {
     case Event::kMarker: move_marker(*out.mutable_marker(), m); break;
     case Event::kStream: move_stream(*out.mutable_stream(), m); break;
     case Event::kHostThread:
-      if (!m.own_host_threads) return m.pair == 0;
+      if (!m.replicates(out.host_thread().thread_id())) return m.pair == 0;
       out.mutable_host_thread()->set_thread_id(m.thread(out.host_thread().thread_id()));
       break;
     case Event::KIND_NOT_SET: break;
@@ -294,12 +344,13 @@ void write_scaled(const Recording& recording, const ScaleOptions& options, const
                   ScaleSummary& summary) {
   const std::uint32_t pairs = options.gpus / 2;
   const IdStrides strides = id_strides(recording.events);
-  const TimeShifts shifts = options.shared_host ? shared_host_shifts(recording.events, pairs) : TimeShifts{};
+  const std::set<std::uint64_t> replicated = replicated_threads(recording.events, options.host);
+  const TimeShifts shifts = shared_host_shifts(recording.events, pairs, replicated);
   TraceWriter writer(path, scaled_header(recording.header, pairs));
   Event out;
   for (std::size_t i = 0; i < recording.events.size(); ++i) {
     for (std::uint32_t p = 0; p < pairs; ++p) {
-      const PairMap map{p, strides, !options.shared_host, shifts.empty() ? 0 : shifts[p][i]};
+      const PairMap map{p, strides, &replicated, shifts[p][i]};
       if (moved(recording.events[i], map, out)) writer.write(out);
     }
   }

@@ -9,20 +9,26 @@
 /// What it cannot know: that a middle GPU of a chain exchanges with two neighbours (here each GPU has one peer), and
 /// any work the program does once for all GPUs (it is done once per pair here).
 ///
-/// The host: with `shared_host` (one process, as when one thread drives every GPU) each host thread issues every
-/// pair's calls, in turn for each recorded call: pair 0's call, its recorded gap before it and duration, then pair
-/// 1's, ..., so the host's time grows with the pairs (its gaps are repeated: per-GPU setup and issue code runs once
-/// per GPU). Without it each pair gets host threads of its own (one process or thread per pair), with the recorded
-/// times. Pure: no CUDA.
+/// The host: a recorded thread that drove one GPU (all the GPU work of its calls is on one device, as in a program
+/// with a thread per GPU) gets a copy per pair, with the recorded times. A thread that drove both (or none) issues
+/// every pair's calls in turn: for each recorded call, pair 0's call after its recorded gap and with its duration,
+/// then pair 1's, ..., so the host's time grows with the pairs (gaps are repeated: per-GPU setup and issue code runs
+/// once per GPU). `HostThreads` can force either for every thread. Pure: no CUDA.
 
 #include <cstdint>
 #include <filesystem>
 
 namespace warpsim::trace {
 
+enum class HostThreads {
+  kAuto,    ///< per recorded thread: copies per pair if it drove one GPU, else shared
+  kShared,  ///< every recorded thread issues every pair's calls (one process, one set of threads)
+  kOwn,     ///< every pair gets copies of every thread (one process or one set of threads per pair)
+};
+
 struct ScaleOptions {
-  std::uint32_t gpus = 4;   ///< even, at least 2
-  bool shared_host = true;  ///< one set of host threads issues every pair's calls (see above)
+  std::uint32_t gpus = 4;  ///< even, at least 2
+  HostThreads host = HostThreads::kAuto;
 };
 
 struct ScaleSummary {

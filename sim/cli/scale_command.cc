@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <string>
 #include <system_error>
@@ -16,8 +17,17 @@ struct ScaleCommandOptions {
   std::string input;
   std::string output;
   std::uint32_t gpus = 4;
-  bool own_host_threads = false;
+  trace::HostThreads host = trace::HostThreads::kAuto;
 };
+
+const char* host_name(trace::HostThreads host) {
+  switch (host) {
+    case trace::HostThreads::kShared: return "shared: every pair's calls in turn";
+    case trace::HostThreads::kOwn: return "own threads per pair";
+    case trace::HostThreads::kAuto: break;
+  }
+  return "auto: a thread that drove one GPU per pair, others shared";
+}
 
 /// The output must not be the input: scaling reads the whole input first, but a rename over it would still lose it.
 void refuse_overwriting_input(const ScaleCommandOptions& options) {
@@ -29,10 +39,10 @@ void refuse_overwriting_input(const ScaleCommandOptions& options) {
 void run_scale(const ScaleCommandOptions& options) {
   refuse_overwriting_input(options);
   const trace::ScaleSummary summary =
-      trace::scale_pairs(options.input, {options.gpus, !options.own_host_threads}, options.output);
+      trace::scale_pairs(options.input, {options.gpus, options.host}, options.output);
   std::cout << options.output << ": " << options.gpus << " GPUs, " << summary.pairs << " copies of the recorded pair, "
             << summary.events_written << " events (" << summary.events_read << " recorded); host: "
-            << (options.own_host_threads ? "own threads per pair" : "shared, every pair's calls in turn") << '\n';
+            << host_name(options.host) << '\n';
 }
 
 }  // namespace
@@ -43,9 +53,14 @@ void add_scale_command(CLI::App& app) {
       "scale", "What-if trace for more GPUs: a two-GPU recording as N/2 copies of its pair (weak scaling)");
   command->add_option("trace", options->input, "Two-GPU recording")->required();
   command->add_option("--gpus", options->gpus, "GPUs of the scaled trace (even)")->required();
-  command->add_flag("--own-host-threads", options->own_host_threads,
-                    "Each pair gets host threads of its own (one process or thread per pair); default: the recorded "
-                    "threads issue every pair's calls in turn");
+  const std::map<std::string, trace::HostThreads> hosts{
+      {"auto", trace::HostThreads::kAuto}, {"shared", trace::HostThreads::kShared}, {"own", trace::HostThreads::kOwn}};
+  command
+      ->add_option("--host", options->host,
+                   "Host threads: auto (a thread that drove one GPU gets a copy per pair, the others issue every "
+                   "pair's calls in turn), shared (all issue every pair's calls), own (a copy of every thread per pair)")
+      ->transform(CLI::CheckedTransformer(hosts, CLI::ignore_case))
+      ->default_str("auto");
   command->add_option("-o,--output", options->output, "Scaled trace")->required();
   command->callback([options] { run_scale(*options); });
 }

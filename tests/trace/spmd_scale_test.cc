@@ -2,6 +2,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "sample_trace.h"
@@ -14,11 +15,12 @@ namespace {
 
 using ::testing::HasSubstr;
 
-Event api_call(const char* name, std::uint64_t correlation, std::uint64_t start, std::uint64_t duration) {
+Event api_call(const char* name, std::uint64_t correlation, std::uint64_t start, std::uint64_t duration,
+               std::uint64_t thread = 42) {
   Event event;
   ApiCall* call = event.mutable_api_call();
   call->set_name(name);
-  call->set_thread_id(42);
+  call->set_thread_id(thread);
   call->set_correlation_id(correlation);
   call->set_start_ns(start);
   call->set_end_ns(start + duration);
@@ -70,7 +72,7 @@ struct ScaleFixture : ::testing::Test {
 };
 
 TEST_F(ScaleFixture, EveryPairKeepsItsOwnDevicesPeersStreamsAndEvents) {
-  const ScaleSummary summary = scale_pairs(input, {4, true}, output);
+  const ScaleSummary summary = scale_pairs(input, {4, HostThreads::kShared}, output);
   EXPECT_EQ(summary.pairs, 2u);
   TraceHeader header;
   const std::vector<Event> events = read(output, &header);
@@ -94,7 +96,7 @@ TEST_F(ScaleFixture, EveryPairKeepsItsOwnDevicesPeersStreamsAndEvents) {
 }
 
 TEST_F(ScaleFixture, ASharedHostIssuesEveryPairsCallInTurnWithTheRecordedGapsAndDurations) {
-  scale_pairs(input, {4, true}, output);
+  scale_pairs(input, {4, HostThreads::kShared}, output);
   std::vector<std::pair<std::uint64_t, std::uint64_t>> calls;  // (start, end)
   std::uint64_t pair1_kernel_start = 0;
   for (const Event& e : read(output)) {
@@ -112,7 +114,7 @@ TEST_F(ScaleFixture, ASharedHostIssuesEveryPairsCallInTurnWithTheRecordedGapsAnd
 }
 
 TEST_F(ScaleFixture, OwnHostThreadsKeepTheRecordedTimes) {
-  scale_pairs(input, {4, false}, output);
+  scale_pairs(input, {4, HostThreads::kOwn}, output);
   std::set<std::uint64_t> threads;
   for (const Event& e : read(output)) {
     if (e.has_api_call()) {
@@ -124,15 +126,36 @@ TEST_F(ScaleFixture, OwnHostThreadsKeepTheRecordedTimes) {
   EXPECT_EQ(threads.size(), 2u);
 }
 
+TEST_F(ScaleFixture, AutoGivesAThreadThatDroveOneGpuACopyPerPairAndSharesTheRest) {
+  // Threads 7 and 8 each launch on one GPU (a thread per GPU); thread 9 launches on both.
+  using warpsim::testing::kernel_event;
+  warpsim::testing::write_trace(
+      input, warpsim::testing::two_gpu_header(),
+      {api_call("cudaLaunchKernel", 1, 1'000, 100, 7), with_correlation(kernel_event(0, 7, "k", 1'050, 500), 1),
+       api_call("cudaLaunchKernel", 2, 1'000, 100, 8), with_correlation(kernel_event(1, 8, "k", 1'050, 500), 2),
+       api_call("cudaLaunchKernel", 3, 2'000, 100, 9), with_correlation(kernel_event(0, 7, "k", 2'050, 500), 3),
+       api_call("cudaLaunchKernel", 4, 3'000, 100, 9), with_correlation(kernel_event(1, 8, "k", 3'050, 500), 4)});
+  scale_pairs(input, {4, HostThreads::kAuto}, output);
+  std::map<std::uint64_t, std::vector<std::uint64_t>> starts_by_thread;
+  for (const Event& e : read(output))
+    if (e.has_api_call()) starts_by_thread[e.api_call().thread_id()].push_back(e.api_call().start_ns());
+  ASSERT_EQ(starts_by_thread.size(), 5u);  // 7 and 8 twice each, 9 once
+  EXPECT_EQ(starts_by_thread.at(9).size(), 4u);
+  for (const auto& [thread, starts] : starts_by_thread) {
+    if (thread == 9) continue;
+    EXPECT_THAT(starts, ::testing::ElementsAre(1'000u)) << "thread " << thread << " keeps its recorded time";
+  }
+}
+
 TEST_F(ScaleFixture, OddCountsAndOtherGpuCountsAreRefusedAndLeaveNoFile) {
-  EXPECT_THAT([&] { scale_pairs(input, {3, true}, output); },
+  EXPECT_THAT([&] { scale_pairs(input, {3, HostThreads::kAuto}, output); },
               ::testing::ThrowsMessage<TraceError>(HasSubstr("even count")));
   TraceHeader three_gpus = warpsim::testing::two_gpu_header();
   *three_gpus.add_devices() = three_gpus.devices(1);
   three_gpus.mutable_devices(2)->set_id(2);
   const auto three = dir / "three.wstrace";
   warpsim::testing::write_trace(three, three_gpus, {});
-  EXPECT_THAT([&] { scale_pairs(three, {4, true}, output); },
+  EXPECT_THAT([&] { scale_pairs(three, {4, HostThreads::kAuto}, output); },
               ::testing::ThrowsMessage<TraceError>(HasSubstr("two-GPU recording")));
   EXPECT_FALSE(std::filesystem::exists(output));
   EXPECT_FALSE(std::filesystem::exists(output.string() + ".partial"));
