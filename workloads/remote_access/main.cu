@@ -3,12 +3,14 @@
 //
 // One kernel streams over N floats on the local GPU: each thread reads one datum, applies F dependent FMAs and writes
 // the result to a local output array. A fraction P of the thread blocks read their datum from an array on another
-// GPU through a peer pointer instead, either as one batch at the start of the kernel or spread over all of it.
+// GPU through a peer pointer instead (or, with --remote host, from pinned host memory mapped into the GPU's address
+// space: zero-copy reads over PCIe), either as one batch at the start of the kernel or spread over all of it.
 // Lower occupancy is forced with unused dynamic shared memory, as in the paper.
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,7 @@ struct Options {
   int occupancy_smem = 0;
   int local_gpu = 0;
   int remote_gpu = 1;
+  bool remote_host = false;  // the remote array is pinned, mapped host memory instead of another GPU's
   int repeat = 5;
   bool sweep = false;
 };
@@ -44,10 +47,11 @@ struct RunConfig {
 void print_usage() {
   std::fprintf(stderr,
                "usage: ws_remote_access [--elements N] [--flops F] [--remote-pct P] [--pattern batch|spread]\n"
-               "                        [--occupancy-smem BYTES] [--local-gpu A] [--remote-gpu B] [--repeat R]"
-               " [--sweep]\n"
+               "                        [--occupancy-smem BYTES] [--local-gpu A] [--remote-gpu B] [--remote gpu|host]"
+               " [--repeat R] [--sweep]\n"
                "defaults: --elements 67108864 --flops 1 --remote-pct 0 --pattern batch --occupancy-smem 0 "
-               "--local-gpu 0 --remote-gpu 1 --repeat 5\n"
+               "--local-gpu 0 --remote-gpu 1 --remote gpu --repeat 5\n"
+               "--remote host: the remote array is pinned host memory mapped into the GPU (zero-copy over PCIe)\n"
                "--sweep runs remote-pct {0,10,20,50,100} x pattern {batch,spread} x flops {1,16}, R launches each\n");
 }
 
@@ -65,7 +69,7 @@ void print_usage() {
 /// ws::arg_* silently ignore unknown options; a typo should not run a different experiment than intended.
 void reject_unknown_options(int argc, char** argv) {
   static const char* const known[] = {"elements",   "flops",     "remote-pct", "pattern", "occupancy-smem",
-                                      "local-gpu", "remote-gpu", "repeat",     "sweep"};
+                                      "local-gpu", "remote-gpu", "remote",     "repeat",  "sweep"};
   for (int i = 1; i < argc; ++i) {
     if (std::strncmp(argv[i], "--", 2) != 0) continue;
     const std::string name(argv[i] + 2, std::strcspn(argv[i] + 2, "="));
@@ -117,6 +121,9 @@ Options parse_options(int argc, char** argv) {
   o.remote_gpu = int_option(argc, argv, "remote-gpu", o.remote_gpu, 0, 1023);
   o.repeat = int_option(argc, argv, "repeat", o.repeat, 1, 1000);
   o.sweep = has_flag(argc, argv, "sweep");
+  const std::string remote = ws::arg_string(argc, argv, "remote", "gpu");
+  if (remote != "gpu" && remote != "host") usage_error("--remote must be gpu or host");
+  o.remote_host = remote == "host";
   const std::string pattern = ws::arg_string(argc, argv, "pattern", "batch");
   if (pattern != "batch" && pattern != "spread") usage_error("--pattern must be batch or spread");
   o.pattern = pattern == "spread" ? Pattern::kSpread : Pattern::kBatch;
@@ -131,10 +138,10 @@ void require_devices(const Options& o) {
   WS_CHECK(cudaGetDeviceCount(&count));
   if (o.local_gpu >= count) unavailable("--local-gpu " + std::to_string(o.local_gpu) + ": only " +
                                         std::to_string(count) + " GPU(s) visible");
-  if (!reads_remote(o)) return;
+  if (!reads_remote(o) || o.remote_host) return;
   if (count < 2) {
     unavailable("only one GPU is visible: remote accesses need a second GPU, so use --remote-pct 0 "
-                "(and no --sweep) here");
+                "(and no --sweep) or --remote host here");
   }
   if (o.remote_gpu >= count) unavailable("--remote-gpu " + std::to_string(o.remote_gpu) + ": only " +
                                          std::to_string(count) + " GPU(s) visible");
@@ -145,14 +152,33 @@ void require_devices(const Options& o) {
   }
 }
 
-/// The arrays on both GPUs and their host copies (kept for the reference).
+struct PinnedFree {
+  void operator()(float* p) const { cudaFreeHost(p); }
+};
+using PinnedFloats = std::unique_ptr<float, PinnedFree>;
+
+/// The arrays on both sides and their host copies (kept for the reference). The remote array is on the remote GPU,
+/// or pinned host memory mapped into the local GPU (`remote_mapped`; `remote_in` then stays empty).
 struct Buffers {
   std::vector<float> local_host;
   std::vector<float> remote_host;  // empty when nothing is read remotely
   ws::DeviceFloats local_in;
   ws::DeviceFloats remote_in;
+  PinnedFloats remote_mapped;
+  const float* remote_pointer = nullptr;  // what the kernel reads remote data through
   ws::DeviceFloats out;
 };
+
+/// Pinned host memory holding `host`, mapped into the current GPU's address space.
+PinnedFloats pin_and_map(const std::vector<float>& host, const float** device_pointer) {
+  float* p = nullptr;
+  WS_CHECK(cudaHostAlloc(&p, host.size() * sizeof(float), cudaHostAllocMapped | cudaHostAllocPortable));
+  std::memcpy(p, host.data(), host.size() * sizeof(float));
+  void* mapped = nullptr;
+  WS_CHECK(cudaHostGetDevicePointer(&mapped, p, 0));
+  *device_pointer = static_cast<const float*>(mapped);
+  return PinnedFloats(p);
+}
 
 ws::DeviceFloats upload(int device, const std::vector<float>& host) {
   const ws::ScopedDevice on(device);
@@ -172,7 +198,12 @@ Buffers make_buffers(const Options& o) {
     // Different values than the local array, so that reading the wrong array fails the check.
     b.remote_host.resize(n);
     ws::fill_random(b.remote_host, 2u);
-    b.remote_in = upload(o.remote_gpu, b.remote_host);
+    if (o.remote_host) {
+      b.remote_mapped = pin_and_map(b.remote_host, &b.remote_pointer);
+    } else {
+      b.remote_in = upload(o.remote_gpu, b.remote_host);
+      b.remote_pointer = b.remote_in.get();
+    }
   }
   return b;
 }
@@ -189,7 +220,9 @@ void prepare_and_print_occupancy(const Options& o) {
   if (blocks_per_sm == 0) usage_error("the kernel cannot run with --occupancy-smem " + std::to_string(o.occupancy_smem));
   const int warps = blocks_per_sm * kThreadsPerBlock / 32;
   const int max_warps = prop.maxThreadsPerMultiProcessor / 32;
-  const std::string remote = reads_remote(o) ? "gpu" + std::to_string(o.remote_gpu) : "none (all accesses local)";
+  const std::string remote = !reads_remote(o) ? "none (all accesses local)"
+                             : o.remote_host ? "host (pinned, mapped)"
+                                             : "gpu" + std::to_string(o.remote_gpu);
   std::printf("# remote_access: local gpu%d %s, remote %s, %lld floats, %u blocks of %d threads\n", o.local_gpu,
               prop.name, remote.c_str(), o.elements, remote_read_blocks(o.elements), kThreadsPerBlock);
   std::printf("# occupancy: %d bytes dynamic shared memory per block -> %d blocks/SM, %d of %d warps (%d%%)\n",
@@ -200,7 +233,7 @@ void prepare_and_print_occupancy(const Options& o) {
 RemoteReadArgs make_args(const Options& o, const Buffers& b, const RunConfig& c) {
   RemoteReadArgs a;
   a.local_in = b.local_in.get();
-  a.remote_in = b.remote_in.get();
+  a.remote_in = b.remote_pointer;
   a.out = b.out.get();
   a.n = o.elements;
   a.remote_pct = c.remote_pct;
@@ -216,6 +249,7 @@ std::string config_label(const Options& o, const RunConfig& c) {
   label += "[p=" + std::to_string(c.remote_pct) + (c.pattern == Pattern::kBatch ? ",batch" : ",spread") +
            ",f=" + std::to_string(c.flops);
   if (o.occupancy_smem > 0) label += ",smem=" + std::to_string(o.occupancy_smem);
+  if (o.remote_host) label += ",host";
   return label + "]";
 }
 

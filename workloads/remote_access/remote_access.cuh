@@ -15,7 +15,7 @@ constexpr int kThreadsPerBlock = 256;  // 8 warps; 8 resident blocks give the pa
 
 struct RemoteReadArgs {
   const float* local_in = nullptr;   ///< on the local GPU
-  const float* remote_in = nullptr;  ///< on the remote GPU, read through a peer pointer (null when never read)
+  const float* remote_in = nullptr;  ///< on the remote GPU (peer pointer) or mapped host memory; null when never read
   float* out = nullptr;              ///< on the local GPU
   long long n = 0;
   int remote_pct = 0;

@@ -74,10 +74,13 @@ KernelWork kernel_work(const KernelCounters& counters) {
   // L2's peer aperture at 0 sectors while NVLink received 302 MB (remote_access_sweep, 100% remote), so the larger
   // of the two counts. NVLink bytes include the link's protocol (302 MB received for 268 MB read).
   work.peer_bytes = std::max<uint64_t>(m.l2_peer_sectors() * kSectorBytes, m.nvlink_rx_bytes());
-  // lts__t_sectors_aperture_sysmem is not used: under the range profiler every kernel shows 17,000-26,000 sysmem
-  // sectors (0.55-0.85 MB), empty or not, on H100 and H200 alike: the profiler's own traffic. Over PCIe that would
-  // cost an empty kernel 13 us its real 3.5 us never paid. Kernels reading host memory (zero-copy) are not modelled.
-  work.sysmem_bytes = 0;
+  // Host memory a kernel reads directly (zero-copy): the PCIe bytes it received (pcie__read_bytes, the links
+  // metrics), protocol included as for NVLink. workloads/remote_access --remote host (H100): 293 MB received for 268 MB
+  // read; a kernel that reads no host memory receives 0-7 KB. lts__t_sectors_aperture_sysmem is not used: under the
+  // range profiler every kernel shows 17,000-26,000 sysmem sectors (0.55-0.85 MB), empty or not, on H100 and H200
+  // alike (the profiler's own traffic), and the kernel that reads 268 MB from the host shows 404 MB. Without the
+  // links metrics a kernel's host reads are 0 (not modelled).
+  work.sysmem_bytes = m.pcie_read_bytes();
   return work;
 }
 

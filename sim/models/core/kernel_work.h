@@ -44,7 +44,7 @@ struct KernelWork {
   uint64_t dram_partial_write_bytes = 0;
   uint64_t l2_bytes = 0;      // lts__t_bytes
   uint64_t peer_bytes = 0;    // the larger of lts__t_sectors_aperture_peer * 32 and nvlrx__bytes (kernel_work.cc)
-  uint64_t sysmem_bytes = 0;  // not measurable under the range profiler (see kernel_work.cc): 0
+  uint64_t sysmem_bytes = 0;  // host memory read directly (zero-copy): pcie__read_bytes, where recorded
 };
 
 /// Bytes in one L2 sector: the aperture counters count sectors.

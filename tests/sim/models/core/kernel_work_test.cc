@@ -64,6 +64,15 @@ TEST(KernelWork, SysmemApertureSectorsAreTheProfilersNotTheKernels) {
   EXPECT_EQ(kernel_work(c).sysmem_bytes, 0u);
 }
 
+TEST(KernelWork, HostReadsAreThePcieBytesReceived) {
+  // remote_access --remote host, every block reading host memory (H100): 268 MB read, 293 MB over PCIe, and 404 MB
+  // in the L2's sysmem aperture.
+  KernelCounters c;
+  c.mutable_memory()->set_l2_sysmem_sectors(12'625'000);
+  c.mutable_memory()->set_pcie_read_bytes(293'000'000);
+  EXPECT_EQ(kernel_work(c).sysmem_bytes, 293'000'000u);
+}
+
 TEST(KernelWork, NoLoadsMeansNoGlobalRead) {
   KernelCounters c;
   c.mutable_warp_instructions()->set_global_st(4);
