@@ -91,6 +91,7 @@ void check_host(const NodeSpec& node, IssueList& issues) {
   issues.non_negative(at.then("pageable_copy_to_device_gb_per_s"), node.host().pageable_copy_to_device_gb_per_s());
   issues.non_negative(at.then("pageable_copy_to_host_gb_per_s"), node.host().pageable_copy_to_host_gb_per_s());
   issues.non_negative(at.then("device_copy_fixed_ns"), node.host().device_copy_fixed_ns());
+  issues.non_negative(at.then("peer_copy_fixed_ns"), node.host().peer_copy_fixed_ns());
 }
 
 }  // namespace

@@ -19,13 +19,12 @@ double route_gb_per_s(const Topology& topology, std::size_t from, std::size_t to
   return slowest;
 }
 
-// Work of a GPU's own engine (memset, copy within the GPU) on its DRAM link, which kernels share. The engine was
+// Work of a GPU's own engine (memset, copy within the GPU or to a peer) on its route, which kernels share. The engine was
 // measured at `engine_gb_per_s`, faster or slower than the link's streaming-kernel rate: it is charged the bytes that
 // take the link as long, so it lasts bytes / engine_gb_per_s alone and takes its share of the link beside kernels.
 // 0: unmeasured, `bytes` as they are.
-void add_engine_transfer(OpWork& work, const Topology& topology, std::uint32_t gpu, std::uint64_t bytes,
+void add_engine_transfer(OpWork& work, const Topology& topology, std::size_t from, std::size_t to, std::uint64_t bytes,
                          double engine_gb_per_s) {
-  const std::size_t from = topology.gpu_memory(gpu), to = topology.gpu_sm(gpu);
   double charged = static_cast<double>(bytes);
   if (engine_gb_per_s > 0) charged *= route_gb_per_s(topology, from, to) / engine_gb_per_s;
   add_transfer(work, from, to, static_cast<std::uint64_t>(std::llround(charged)));
@@ -101,11 +100,14 @@ OpWork memcpy_work(const Memcpy& copy, const Topology& topology, const platform:
     case Memcpy::PTOP:
       if (src == dst) {
         // Reads and writes: twice the bytes, at twice the measured copy rate.
-        add_engine_transfer(work, topology, src, 2 * bytes,
+        add_engine_transfer(work, topology, topology.gpu_memory(src), topology.gpu_sm(src), 2 * bytes,
                             2 * platform.gpus.at(src).memory().device_copy_bandwidth_gb_per_s());
         work.setup_s = host.device_copy_fixed_ns() * 1e-9;
       } else {
-        add_transfer(work, topology.gpu_memory(src), topology.gpu_memory(dst), bytes);
+        // The source GPU's copy engine, over the route between the two memories.
+        add_engine_transfer(work, topology, topology.gpu_memory(src), topology.gpu_memory(dst), bytes,
+                            platform.gpus.at(src).memory().peer_copy_bandwidth_gb_per_s());
+        add_fixed_cost(work, topology, host.peer_copy_fixed_ns());
       }
       break;
     default: break;
@@ -117,7 +119,8 @@ OpWork memset_work(const Memset& memset, const Topology& topology, const platfor
   OpWork work;
   const std::uint32_t gpu = memset.device_id();
   work.setup_s = platform.node.host().memset_fixed_ns() * 1e-9;
-  add_engine_transfer(work, topology, gpu, memset.bytes(), platform.gpus.at(gpu).memory().memset_bandwidth_gb_per_s());
+  add_engine_transfer(work, topology, topology.gpu_memory(gpu), topology.gpu_sm(gpu), memset.bytes(),
+                      platform.gpus.at(gpu).memory().memset_bandwidth_gb_per_s());
   return work;
 }
 

@@ -245,5 +245,23 @@ TEST(ReplayEngine, CopyWithinAGpuRunsAtItsMeasuredRateAfterItsFixedCost) {
   EXPECT_NEAR(duration(scenario.run(topology), 0), 2e-6 + 1e-3, 1e-6);
 }
 
+TEST(ReplayEngine, PeerCopyRunsAtItsCopyEnginesRateAfterItsFixedCost) {
+  platform::Platform node = testing::pcie_node(2, 55, 0);
+  testing::add_nvlink(node, 18, 26.562);                                   // 478 GB/s per direction
+  node.gpus[0].mutable_memory()->set_peer_copy_bandwidth_gb_per_s(397);  // 2xH100, 256 MiB, CUPTI
+  node.node.mutable_host()->set_peer_copy_fixed_ns(1424);                  // 2xH100, 4 bytes, CUPTI
+  const Topology topology = Topology::from_platform(node);
+  Memcpy copy;
+  copy.set_kind(Memcpy::PTOP);
+  copy.set_bytes(1'000'000'000);
+  copy.set_device_id(0);
+  copy.set_src_device_id(0);
+  copy.set_dst_device_id(1);
+  Scenario scenario;
+  scenario.add(memcpy_work(copy, topology, node), 0);
+  const double expected = 1424e-9 + 1 * kGB / (397 * kGB);
+  EXPECT_NEAR(duration(scenario.run(topology), 0), expected, expected * 1e-3);
+}
+
 }  // namespace
 }  // namespace warpsim::replay
