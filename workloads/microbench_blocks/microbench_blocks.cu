@@ -1,0 +1,108 @@
+// Block turnaround: the time of grids of many short blocks, to tell the cost of handing out and retiring blocks from
+// the work the blocks do. One thread per element, 256-thread blocks, grids from one wave (SMs x 8 blocks) to 262144
+// blocks, three kinds of block:
+//   empty - nothing (the launch microbenchmark's kernel),
+//   load  - one coalesced 4-byte load per thread, kept only if it is negative (never: the data are positive),
+//   copy  - one coalesced 4-byte load and one store per thread (STREAM's copy with one element per thread),
+// and, for comparison at the largest size, the same copy as a grid-stride loop over one wave of blocks. The arrays
+// hold blocks x 256 floats, so bytes grow with the grid and the DRAM rate of each point can be read off.
+//
+// Output (time: median CUDA-event time of --repeat launches after a warm-up):
+//   blocks <empty|load|copy|copy_stride> grid <B> <us> <ns per block> <GB/s of requested bytes>
+//   check microbench_blocks PASS|FAIL ...
+//
+// Usage: ws_microbench_blocks [--repeat R]
+
+#include "microbench.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr unsigned kMaxBlocks = 262144;
+
+__global__ void __launch_bounds__(kThreads) empty_block() {}
+
+__global__ void __launch_bounds__(kThreads) load_block(const float* __restrict__ in, float* __restrict__ sink) {
+  const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+  const float v = in[i];
+  if (v < 0.f) sink[i] = v;  // never: keeps the load
+}
+
+__global__ void __launch_bounds__(kThreads) copy_block(const float* __restrict__ in, float* __restrict__ out) {
+  const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+  out[i] = in[i];
+}
+
+__global__ void __launch_bounds__(kThreads) copy_stride(const float* __restrict__ in, float* __restrict__ out,
+                                                        size_t n) {
+  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n; i += stride) out[i] = in[i];
+}
+
+__global__ void fill(float* p, size_t n, float value) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    p[i] = value;
+  }
+}
+
+void report(const char* kind, unsigned blocks, float ms, double bytes) {
+  std::printf("blocks %s grid %u %.1f %.3f %.0f\n", kind, blocks, ms * 1e3, ms * 1e6 / blocks,
+              bytes / (ms * 1e6));
+}
+
+bool copied(const float* out, size_t n) {
+  for (size_t i : {size_t{0}, n / 2, n - 1}) {
+    float got = 0;
+    WS_CHECK(cudaMemcpy(&got, &out[i], sizeof got, cudaMemcpyDeviceToHost));
+    if (got != 1.f) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  cudaDeviceProp prop{};
+  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const int repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
+  const unsigned wave = static_cast<unsigned>(prop.multiProcessorCount) * (prop.maxThreadsPerMultiProcessor / kThreads);
+  const size_t max_n = size_t{kMaxBlocks} * kThreads;
+  float *in = nullptr, *out = nullptr;
+  WS_CHECK(cudaMalloc(&in, max_n * sizeof(float)));
+  WS_CHECK(cudaMalloc(&out, max_n * sizeof(float)));
+  fill<<<wave, kThreads>>>(in, max_n, 1.f);
+  WS_CHECK(cudaDeviceSynchronize());
+  std::printf("device %s sms %d one_wave_blocks %u\n", prop.name, prop.multiProcessorCount, wave);
+  bool ok = true;
+  std::string detail;
+  for (unsigned blocks : {wave, 4 * wave, 16 * wave, 64 * wave, kMaxBlocks}) {
+    const size_t n = size_t{blocks} * kThreads;
+    report("empty", blocks, ws::median_launch_ms([&] { empty_block<<<blocks, kThreads>>>(); }, repeat), 0);
+    report("load", blocks, ws::median_launch_ms([&] { load_block<<<blocks, kThreads>>>(in, out); }, repeat),
+           n * sizeof(float));
+    fill<<<wave, kThreads>>>(out, n, -1.f);
+    report("copy", blocks, ws::median_launch_ms([&] { copy_block<<<blocks, kThreads>>>(in, out); }, repeat),
+           2.0 * n * sizeof(float));
+    if (!copied(out, n)) {
+      ok = false;
+      detail += " copy_" + std::to_string(blocks) + "_wrong";
+    }
+  }
+  fill<<<wave, kThreads>>>(out, max_n, -1.f);
+  report("copy_stride", wave,
+         ws::median_launch_ms([&] { copy_stride<<<wave, kThreads>>>(in, out, max_n); }, repeat),
+         2.0 * max_n * sizeof(float));
+  if (!copied(out, max_n)) {
+    ok = false;
+    detail += " copy_stride_wrong";
+  }
+  WS_CHECK(cudaFree(in));
+  WS_CHECK(cudaFree(out));
+  return ws::report_check("microbench_blocks", ok, "grids 5" + detail);
+}
