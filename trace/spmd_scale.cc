@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "api_call_nesting.h"
 #include "trace.pb.h"
 #include "trace_error.h"
 #include "trace_reader.h"
@@ -177,35 +178,6 @@ std::set<std::uint64_t> replicated_threads(const std::vector<Event>& events, Hos
 /// shift[p][i]: nanoseconds added to every time of pair p's copy of event i.
 using TimeShifts = std::vector<std::vector<std::int64_t>>;
 
-/// Each host thread's API calls in order, grouped as top-level calls with the calls nested in them (as the replay
-/// groups them: a call within the previous top-level call of its thread is nested in it).
-std::vector<std::vector<std::vector<std::size_t>>> top_level_calls(const std::vector<Event>& events,
-                                                                   const std::set<std::uint64_t>& skipped_threads) {
-  std::map<std::pair<std::uint32_t, std::uint64_t>, std::vector<std::size_t>> by_thread;
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    if (events[i].has_api_call() && skipped_threads.count(events[i].api_call().thread_id()) == 0)
-      by_thread[{events[i].api_call().process_id(), events[i].api_call().thread_id()}].push_back(i);
-  }
-  std::vector<std::vector<std::vector<std::size_t>>> threads;
-  for (auto& [key, calls] : by_thread) {
-    std::stable_sort(calls.begin(), calls.end(), [&](std::size_t a, std::size_t b) {
-      const ApiCall& x = events[a].api_call();
-      const ApiCall& y = events[b].api_call();
-      return x.start_ns() != y.start_ns() ? x.start_ns() < y.start_ns() : x.end_ns() > y.end_ns();
-    });
-    std::vector<std::vector<std::size_t>> tops;
-    for (std::size_t i : calls) {
-      const ApiCall& call = events[i].api_call();
-      const bool nested = !tops.empty() && call.start_ns() < events[tops.back().front()].api_call().end_ns() &&
-                          call.end_ns() <= events[tops.back().front()].api_call().end_ns();
-      if (!nested) tops.emplace_back();
-      tops.back().push_back(i);
-    }
-    threads.push_back(std::move(tops));
-  }
-  return threads;
-}
-
 /// Lays every shared thread's top-level calls out pair after pair: each copy keeps the recorded gap before the call
 /// and the call's duration. Device work follows its call (same correlation id) by the same shift. Replicated threads
 /// keep their recorded times.
@@ -213,7 +185,8 @@ TimeShifts shared_host_shifts(const std::vector<Event>& events, std::uint32_t pa
                               const std::set<std::uint64_t>& replicated) {
   TimeShifts shift(pairs, std::vector<std::int64_t>(events.size(), 0));
   std::unordered_map<std::uint64_t, std::size_t> call_of_correlation;
-  for (const auto& thread : top_level_calls(events, replicated)) {
+  for (const ThreadCallGroups& groups : group_api_calls(events, replicated)) {
+    const auto& thread = groups.calls;
     if (thread.empty()) continue;
     std::uint64_t clock = events[thread.front().front()].api_call().start_ns();
     std::uint64_t recorded_end = clock;

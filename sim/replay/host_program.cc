@@ -8,10 +8,12 @@
 #include <unordered_map>
 #include <utility>
 
+#include "api_call_nesting.h"
+
 namespace warpsim::replay {
 namespace {
 
-using ThreadKey = std::pair<std::uint32_t, std::uint64_t>;  // (process, thread)
+using trace::ThreadKey;
 
 // A top-level API call and the trace events it issued or waited on (its own, and its nested driver calls').
 struct TopCall {
@@ -37,32 +39,20 @@ bool implicitly_synchronizing(const std::string& name) {
 
 double seconds(std::uint64_t ns) { return static_cast<double>(ns) * 1e-9; }
 
-// Each thread's top-level calls; a call within the previous top-level call of its thread is nested in it.
-// `owner` maps every call's correlation id (nested ones too) to (thread, top-level call).
+// Each thread's top-level calls (trace/api_call_nesting.h). `owner` maps every call's correlation id (nested ones
+// too) to (thread, top-level call).
 std::vector<ThreadCalls> top_level_calls(
     const std::vector<Event>& events, std::unordered_map<std::uint64_t, std::pair<std::size_t, std::size_t>>& owner) {
-  std::map<ThreadKey, std::vector<std::size_t>> by_thread;
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    if (events[i].has_api_call())
-      by_thread[{events[i].api_call().process_id(), events[i].api_call().thread_id()}].push_back(i);
-  }
   std::vector<ThreadCalls> threads;
-  for (auto& [key, calls] : by_thread) {
-    std::stable_sort(calls.begin(), calls.end(), [&](std::size_t a, std::size_t b) {
-      const ApiCall& x = events[a].api_call();
-      const ApiCall& y = events[b].api_call();
-      return x.start_ns() != y.start_ns() ? x.start_ns() < y.start_ns() : x.end_ns() > y.end_ns();
-    });
-    ThreadCalls thread{key, {}};
-    for (std::size_t i : calls) {
-      const ApiCall& call = events[i].api_call();
-      const bool nested = !thread.calls.empty() &&
-                          call.start_ns() < events[thread.calls.back().event].api_call().end_ns() &&
-                          call.end_ns() <= events[thread.calls.back().event].api_call().end_ns();
-      if (!nested) thread.calls.push_back({i, {}, {}, false});
-      TopCall& top = thread.calls.back();
-      top.implicitly_synchronizing = top.implicitly_synchronizing || implicitly_synchronizing(call.name());
-      owner.try_emplace(call.correlation_id(), threads.size(), thread.calls.size() - 1);
+  for (const trace::ThreadCallGroups& groups : trace::group_api_calls(events)) {
+    ThreadCalls thread{groups.key, {}};
+    for (const std::vector<std::size_t>& group : groups.calls) {
+      TopCall top{group.front(), {}, {}, false};
+      for (std::size_t i : group) {
+        top.implicitly_synchronizing = top.implicitly_synchronizing || implicitly_synchronizing(events[i].api_call().name());
+        owner.try_emplace(events[i].api_call().correlation_id(), threads.size(), thread.calls.size());
+      }
+      thread.calls.push_back(std::move(top));
     }
     threads.push_back(std::move(thread));
   }
