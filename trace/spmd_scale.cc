@@ -195,7 +195,8 @@ TimeShifts shared_host_shifts(const std::vector<Event>& events, std::uint32_t pa
       const std::uint64_t gap = call.start_ns() > recorded_end ? call.start_ns() - recorded_end : 0;
       for (std::uint32_t p = 0; p < pairs; ++p) {
         const std::uint64_t start = clock + gap;
-        for (std::size_t i : top) shift[p][i] = static_cast<std::int64_t>(start) - static_cast<std::int64_t>(call.start_ns());
+        for (std::size_t i : top)
+          shift[p][i] = static_cast<std::int64_t>(start) - static_cast<std::int64_t>(call.start_ns());
         clock = start + (call.end_ns() - call.start_ns());
       }
       recorded_end = std::max(recorded_end, call.end_ns());

@@ -38,11 +38,10 @@ void refuse_overwriting_input(const ScaleCommandOptions& options) {
 
 void run_scale(const ScaleCommandOptions& options) {
   refuse_overwriting_input(options);
-  const trace::ScaleSummary summary =
-      trace::scale_pairs(options.input, {options.gpus, options.host}, options.output);
+  const trace::ScaleSummary summary = trace::scale_pairs(options.input, {options.gpus, options.host}, options.output);
   std::cout << options.output << ": " << options.gpus << " GPUs, " << summary.pairs << " copies of the recorded pair, "
-            << summary.events_written << " events (" << summary.events_read << " recorded); host: "
-            << host_name(options.host) << '\n';
+            << summary.events_written << " events (" << summary.events_read
+            << " recorded); host: " << host_name(options.host) << '\n';
 }
 
 }  // namespace
@@ -56,9 +55,10 @@ void add_scale_command(CLI::App& app) {
   const std::map<std::string, trace::HostThreads> hosts{
       {"auto", trace::HostThreads::kAuto}, {"shared", trace::HostThreads::kShared}, {"own", trace::HostThreads::kOwn}};
   command
-      ->add_option("--host", options->host,
-                   "Host threads: auto (a thread that drove one GPU gets a copy per pair, the others issue every "
-                   "pair's calls in turn), shared (all issue every pair's calls), own (a copy of every thread per pair)")
+      ->add_option(
+          "--host", options->host,
+          "Host threads: auto (a thread that drove one GPU gets a copy per pair, the others issue every "
+          "pair's calls in turn), shared (all issue every pair's calls), own (a copy of every thread per pair)")
       ->transform(CLI::CheckedTransformer(hosts, CLI::ignore_case))
       ->default_str("auto");
   command->add_option("-o,--output", options->output, "Scaled trace")->required();

@@ -49,8 +49,9 @@ std::vector<ThreadCalls> top_level_calls(
     for (const std::vector<std::size_t>& group : groups.calls) {
       TopCall top{group.front(), {}, {}, false};
       for (std::size_t i : group) {
-        top.implicitly_synchronizing = top.implicitly_synchronizing || implicitly_synchronizing(events[i].api_call().name());
-        owner.try_emplace(events[i].api_call().correlation_id(), threads.size(), thread.calls.size());
+        const ApiCall& call = events[i].api_call();
+        top.implicitly_synchronizing = top.implicitly_synchronizing || implicitly_synchronizing(call.name());
+        owner.try_emplace(call.correlation_id(), threads.size(), thread.calls.size());
       }
       thread.calls.push_back(std::move(top));
     }

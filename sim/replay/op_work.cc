@@ -19,9 +19,9 @@ double route_gb_per_s(const Topology& topology, std::size_t from, std::size_t to
   return slowest;
 }
 
-// Work of a GPU's own engine (memset, copy within the GPU or to a peer) on its route, which kernels share. The engine was
-// measured at `engine_gb_per_s`, faster or slower than the link's streaming-kernel rate: it is charged the bytes that
-// take the link as long, so it lasts bytes / engine_gb_per_s alone and takes its share of the link beside kernels.
+// Work of a GPU's own engine (memset, copy within the GPU or to a peer) on its route, which kernels share. The
+// engine was measured at `engine_gb_per_s`, faster or slower than the route's rate: it is charged the bytes that take
+// the route as long, so it lasts bytes / engine_gb_per_s alone and takes its share of the route beside kernels.
 // 0: unmeasured, `bytes` as they are.
 void add_engine_transfer(OpWork& work, const Topology& topology, std::size_t from, std::size_t to, std::uint64_t bytes,
                          double engine_gb_per_s) {

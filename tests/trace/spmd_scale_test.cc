@@ -53,8 +53,7 @@ struct ScaleFixture : ::testing::Test {
     warpsim::testing::write_trace(
         input, header,
         {host, api_call("cudaLaunchKernel", 1, 10'000, 400),
-         with_correlation(kernel_event(1, 8, "compute", 10'300, 5'000), 1),
-         api_call("cudaEventRecord", 2, 11'000, 400),
+         with_correlation(kernel_event(1, 8, "compute", 10'300, 5'000), 1), api_call("cudaEventRecord", 2, 11'000, 400),
          with_correlation(sync_event(Synchronization::EVENT_RECORD, 1, 8, 5, 11'100), 2),
          api_call("cudaMemcpyPeerAsync", 3, 12'000, 400),
          with_correlation(sync_event(Synchronization::STREAM_WAIT_EVENT, 0, 7, 5, 12'050), 3),
@@ -109,7 +108,7 @@ TEST_F(ScaleFixture, ASharedHostIssuesEveryPairsCallInTurnWithTheRecordedGapsAnd
   // Recorded: calls at 10000, 11000, 12000, 400 long (gaps 600). Pair 0's first, then pair 1's straight after.
   EXPECT_EQ(calls[0].first, 10'000u);
   EXPECT_EQ(calls[1].first, 10'400u);
-  EXPECT_EQ(calls[2].first, 11'400u);   // the 600 ns gap, then pair 0's second call
+  EXPECT_EQ(calls[2].first, 11'400u);      // the 600 ns gap, then pair 0's second call
   EXPECT_EQ(pair1_kernel_start, 10'700u);  // pair 1's kernel follows its launch call by the recorded 300 ns
 }
 
@@ -148,15 +147,21 @@ TEST_F(ScaleFixture, AutoGivesAThreadThatDroveOneGpuACopyPerPairAndSharesTheRest
 }
 
 TEST_F(ScaleFixture, OddCountsAndOtherGpuCountsAreRefusedAndLeaveNoFile) {
-  EXPECT_THAT([&] { scale_pairs(input, {3, HostThreads::kAuto}, output); },
-              ::testing::ThrowsMessage<TraceError>(HasSubstr("even count")));
+  EXPECT_THAT(
+      [&] {
+        scale_pairs(input, {3, HostThreads::kAuto}, output);
+      },
+      ::testing::ThrowsMessage<TraceError>(HasSubstr("even count")));
   TraceHeader three_gpus = warpsim::testing::two_gpu_header();
   *three_gpus.add_devices() = three_gpus.devices(1);
   three_gpus.mutable_devices(2)->set_id(2);
   const auto three = dir / "three.wstrace";
   warpsim::testing::write_trace(three, three_gpus, {});
-  EXPECT_THAT([&] { scale_pairs(three, {4, HostThreads::kAuto}, output); },
-              ::testing::ThrowsMessage<TraceError>(HasSubstr("two-GPU recording")));
+  EXPECT_THAT(
+      [&] {
+        scale_pairs(three, {4, HostThreads::kAuto}, output);
+      },
+      ::testing::ThrowsMessage<TraceError>(HasSubstr("two-GPU recording")));
   EXPECT_FALSE(std::filesystem::exists(output));
   EXPECT_FALSE(std::filesystem::exists(output.string() + ".partial"));
 }

@@ -38,8 +38,8 @@ __global__ void __launch_bounds__(kThreads) copy_block(const float* __restrict__
   out[i] = in[i];
 }
 
-__global__ void __launch_bounds__(kThreads) copy_stride(const float* __restrict__ in, float* __restrict__ out,
-                                                        size_t n) {
+__global__ void __launch_bounds__(kThreads)
+    copy_stride(const float* __restrict__ in, float* __restrict__ out, size_t n) {
   const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
   for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n; i += stride) out[i] = in[i];
 }
@@ -52,8 +52,7 @@ __global__ void fill(float* p, size_t n, float value) {
 }
 
 void report(const char* kind, unsigned blocks, float ms, double bytes) {
-  std::printf("blocks %s grid %u %.1f %.3f %.0f\n", kind, blocks, ms * 1e3, ms * 1e6 / blocks,
-              bytes / (ms * 1e6));
+  std::printf("blocks %s grid %u %.1f %.3f %.0f\n", kind, blocks, ms * 1e3, ms * 1e6 / blocks, bytes / (ms * 1e6));
 }
 
 bool copied(const float* out, size_t n) {
@@ -95,8 +94,7 @@ int main(int argc, char** argv) {
     }
   }
   fill<<<wave, kThreads>>>(out, max_n, -1.f);
-  report("copy_stride", wave,
-         ws::median_launch_ms([&] { copy_stride<<<wave, kThreads>>>(in, out, max_n); }, repeat),
+  report("copy_stride", wave, ws::median_launch_ms([&] { copy_stride<<<wave, kThreads>>>(in, out, max_n); }, repeat),
          2.0 * max_n * sizeof(float));
   if (!copied(out, max_n)) {
     ok = false;

@@ -27,13 +27,12 @@ constexpr int kThreads = 256;
 constexpr int kWarpLoadBytes = 32 * sizeof(float);
 
 template <int kInFlight, bool kCopy>
-__global__ void __launch_bounds__(kThreads) stream(const float* __restrict__ in, float* __restrict__ out, size_t n,
-                                                   float* sink) {
+__global__ void __launch_bounds__(kThreads)
+    stream(const float* __restrict__ in, float* __restrict__ out, size_t n, float* sink) {
   const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
   float sum = 0;
 #pragma unroll 1
-  for (size_t base = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; base < n;
-       base += stride * kInFlight) {
+  for (size_t base = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; base < n; base += stride * kInFlight) {
     float v[kInFlight];
 #pragma unroll
     for (int u = 0; u < kInFlight; ++u) {
@@ -93,8 +92,8 @@ template <int kInFlight, bool kCopy>
 void run(Context& c, int warps_per_sm) {
   const int blocks = c.sms * warps_per_sm / (kThreads / 32);
   if (kCopy) fill<<<c.sms * 8, kThreads>>>(c.out, c.n, -1.f);
-  const float ms = ws::median_launch_ms(
-      [&] { stream<kInFlight, kCopy><<<blocks, kThreads>>>(c.in, c.out, c.n, c.sink); }, c.repeat);
+  const float ms =
+      ws::median_launch_ms([&] { stream<kInFlight, kCopy><<<blocks, kThreads>>>(c.in, c.out, c.n, c.sink); }, c.repeat);
   const double read_bytes = static_cast<double>(c.n) * sizeof(float);
   const double read_gbs = read_bytes / (ms * 1e6);
   const double in_flight = static_cast<double>(c.sms) * warps_per_sm * kInFlight * kWarpLoadBytes;

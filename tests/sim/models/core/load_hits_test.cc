@@ -16,9 +16,7 @@ MemoryTraffic copy_kernel() {
   return m;
 }
 
-TEST(LoadHits, StoresHitsAreTakenOutOfTheRate) {
-  EXPECT_NEAR(*l2_load_hit_fraction(copy_kernel()), 0.0, 0.01);
-}
+TEST(LoadHits, StoresHitsAreTakenOutOfTheRate) { EXPECT_NEAR(*l2_load_hit_fraction(copy_kernel()), 0.0, 0.01); }
 
 TEST(LoadHits, ReadOnlyKernelKeepsTheRate) {
   MemoryTraffic m;
