@@ -69,6 +69,7 @@ void check_memory(const MemorySpec& memory, const FieldPath& at, IssueList& issu
   issues.non_negative(at.then("l2_slice_atomics_per_cycle"), memory.l2_slice_atomics_per_cycle());
   issues.non_negative(at.then("dram_scattered_sector_gb_per_s"), memory.dram_scattered_sector_gb_per_s());
   issues.non_negative(at.then("peer_copy_bandwidth_gb_per_s"), memory.peer_copy_bandwidth_gb_per_s());
+  issues.non_negative(at.then("l2_scattered_sector_gb_per_s"), memory.l2_scattered_sector_gb_per_s());
 }
 
 // The wave model's launch regression: one line per block size, in increasing block size (it interpolates between

@@ -31,6 +31,7 @@ struct GpuRates {
   double dram_peak_bytes_per_s = 0;       // dram_bandwidth_gb_per_s x 1e9: the datasheet peak
   double dram_sustained_bytes_per_s = 0;  // the peak x dram_efficiency: what a streaming kernel reaches
   double dram_scattered_bytes_per_s = 0;  // dram_scattered_sector_gb_per_s x 1e9: random single sectors (0: unmeasured)
+  double l2_scattered_bytes_per_s = 0;    // l2_scattered_sector_gb_per_s x 1e9: single-sector requests (0: unmeasured)
 
   static GpuRates of(const platform::GpuSpec& gpu);
 };

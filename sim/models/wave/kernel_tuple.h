@@ -29,6 +29,7 @@ struct WarpTraffic {
   double shared_wavefronts = 0;
   double l1_bytes = 0;                  // l1tex__t_bytes: global and local traffic through the L1, hits and misses
   double l2_bytes = 0;                  // lts__t_bytes
+  double l2_scattered_bytes = 0;        // of l2_bytes, those of scattered requests (the uncoalesced share)
   double dram_bytes = 0;                // dram read + write
   double dram_partial_write_bytes = 0;  // of dram_bytes, partial-sector stores' fills and write-backs (kernel_work.h)
   double uncoal_bytes = 0;              // the sectors beyond 4 per request, in bytes

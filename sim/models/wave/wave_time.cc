@@ -29,11 +29,13 @@ std::array<NamedLevel, 6> levels(const KernelTuple& k, const GpuTuple& gpu, cons
   // that would take as long.
   const double dram =
       streaming_equivalent_bytes(t.dram_bytes, t.dram_partial_write_bytes, gpu.band.dram, gpu.band.dram_scattered);
+  // Scattered requests' sectors, one per line, at the L2's single-sector rate (workloads/microbench_l2_scatter).
+  const double l2 = streaming_equivalent_bytes(t.l2_bytes, t.l2_scattered_bytes, gpu.band.l2, gpu.band.l2_scattered);
   return {{
       {t.lg_data_wavefronts ? "l1 data stage" : "shared bandwidth",
        {&MemoryLatencies::shared, warps_sm * data_stage, gpu.band.shared_per_sm}},
       {"l1 bandwidth", {&MemoryLatencies::l1, warps_sm * t.l1_bytes, gpu.band.l1_per_sm}},
-      {"l2 bandwidth", {&MemoryLatencies::l2, warps_gpu * t.l2_bytes, gpu.band.l2}},
+      {"l2 bandwidth", {&MemoryLatencies::l2, warps_gpu * l2, gpu.band.l2}},
       {"dram bandwidth", {&MemoryLatencies::dram, warps_gpu * dram, gpu.band.dram}},
       // The tag stage is each SM's own: the busiest SM's scattered sectors against one SM's rate.
       {"uncoalesced bandwidth", {&MemoryLatencies::uncoal_extra, warps_sm * uncoalesced, gpu.band.uncoal_per_sm}},

@@ -117,6 +117,22 @@ TEST(WaveTime, PartialWritesGoAtDramsScatteredRate) {
   EXPECT_EQ(t.limiter, "dram bandwidth");
 }
 
+// A store-only kernel whose L2 bytes half come from scattered requests: those at the L2's single-sector rate.
+TEST(WaveTime, ScatteredL2SectorsGoAtTheL2sSingleSectorRate) {
+  GpuTuple gpu = kGpu;
+  gpu.band.l2 = 4000;  // bytes per cycle, about H100's
+  gpu.band.l2_scattered = gpu.band.l2 / 3;
+  KernelTuple k = fma_kernel(1, 8);
+  k.mix.stores = 1;
+  k.traffic.l2_bytes = 1e6;
+  const double streaming = wave_time(k, gpu, {8 * 132, 8}).cycles;
+  EXPECT_NEAR(streaming, 132 * 64 * 1e6 / gpu.band.l2, 1e-3 * streaming);
+  k.traffic.l2_scattered_bytes = 0.5e6;
+  const WaveTime t = wave_time(k, gpu, {8 * 132, 8});
+  EXPECT_NEAR(t.cycles, 2 * streaming, 1e-3 * t.cycles);  // 0.5 streaming + 0.5 at a third of the rate
+  EXPECT_EQ(t.limiter, "l2 bandwidth");
+}
+
 // A GPU file without the slice rate (0, unmeasured) leaves atomics unbounded by the slices.
 TEST(WaveTime, UnmeasuredSliceRateBoundsNothing) {
   KernelTuple k = fma_kernel(1, 8);

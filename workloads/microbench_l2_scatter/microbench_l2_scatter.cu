@@ -1,0 +1,109 @@
+// L2 throughput for scattered loads. Every SM runs 64 warps; each thread makes `steps` independent 4-byte loads
+// (8 in flight: unrolled, the addresses do not depend on loaded data) from a set that fits in L2 (default 8 MiB,
+// through ld.global.cg so that L1 does not serve them):
+//   coalesced - a warp reads 128 consecutive bytes (4 sectors of one line) per load,
+//   scattered - each lane reads a 4-byte word at a pseudo-random address (32 sectors in 32 lines per warp load),
+// and the L2's throughput follows as sectors per second. The question: does the L2 serve a scattered sector as fast
+// as a streamed one? (The models' L2 level streams every byte at memory.l2_bandwidth_gb_per_s.)
+//
+// Output (median CUDA-event time of --repeat launches after a warm-up):
+//   l2 <coalesced|scattered> set_bytes <S> <us> <GB/s of 32-byte sectors> <sectors per SM clock at --clock-mhz>
+//   check microbench_l2_scatter PASS|FAIL ...
+//
+// Usage: ws_microbench_l2_scatter [--set-mib M (1..32, default 8)] [--repeat R] [--clock-mhz F]
+
+#include "microbench.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kInFlight = 8;
+constexpr int kSteps = 512;  // loads per thread
+
+__device__ __forceinline__ unsigned hash(unsigned x) {
+  x ^= x >> 16;
+  x *= 0x7feb352dU;
+  x ^= x >> 15;
+  x *= 0x846ca68bU;
+  x ^= x >> 16;
+  return x;
+}
+
+template <bool kScattered>
+__global__ void __launch_bounds__(kThreads) read_set(const float* __restrict__ set, unsigned words_mask,
+                                                     float* __restrict__ sink) {
+  const unsigned thread = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned threads = gridDim.x * blockDim.x;
+  float sum = 0;
+#pragma unroll 1
+  for (int step = 0; step < kSteps; step += kInFlight) {
+    float v[kInFlight];
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u) {
+      const unsigned k = static_cast<unsigned>(step + u) * threads + thread;
+      const unsigned word = kScattered ? hash(k) & words_mask : k & words_mask;
+      v[u] = __ldcg(&set[word]);
+    }
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u) sum += v[u];
+  }
+  sink[thread] = sum;
+}
+
+__global__ void fill(float* p, size_t n) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    p[i] = 1.f;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  cudaDeviceProp prop{};
+  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const double clock_mhz = ws::clock_mhz_arg(argc, argv);
+  const int repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
+  const long set_mib = std::clamp(ws::arg_long(argc, argv, "set-mib", 8), 1L, 32L);
+  const size_t words = static_cast<size_t>(set_mib) << 18;  // 4-byte words, a power of two
+  const int blocks = prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / kThreads);
+  const size_t threads = static_cast<size_t>(blocks) * kThreads;
+  float *set = nullptr, *sink = nullptr;
+  WS_CHECK(cudaMalloc(&set, words * sizeof(float)));
+  WS_CHECK(cudaMalloc(&sink, threads * sizeof(float)));
+  fill<<<blocks, kThreads>>>(set, words);
+  WS_CHECK(cudaDeviceSynchronize());
+  std::printf("device %s sms %d blocks %d set_bytes %zu\n", prop.name, prop.multiProcessorCount, blocks,
+              words * sizeof(float));
+  const unsigned mask = static_cast<unsigned>(words - 1);
+  bool ok = true;
+  std::vector<float> sums(threads);
+  for (bool scattered : {false, true}) {
+    const float ms = ws::median_launch_ms(
+        [&] {
+          if (scattered) {
+            read_set<true><<<blocks, kThreads>>>(set, mask, sink);
+          } else {
+            read_set<false><<<blocks, kThreads>>>(set, mask, sink);
+          }
+        },
+        repeat);
+    // A coalesced warp load is 4 sectors, a scattered one 32: sectors = loads x (4 / 32 or 1) per thread load.
+    const double loads = static_cast<double>(threads) * kSteps;
+    const double sectors = scattered ? loads : loads / 8;
+    const double gbs = sectors * 32 / (ms * 1e6);
+    const double per_clock = sectors / (ms * 1e-3) / (clock_mhz * 1e6);
+    std::printf("l2 %s set_bytes %zu %.1f %.0f %.1f\n", scattered ? "scattered" : "coalesced", words * sizeof(float),
+                ms * 1e3, gbs, per_clock);
+    WS_CHECK(cudaMemcpy(sums.data(), sink, threads * sizeof(float), cudaMemcpyDeviceToHost));
+    for (float s : sums) ok = ok && s == static_cast<float>(kSteps);
+  }
+  WS_CHECK(cudaFree(set));
+  WS_CHECK(cudaFree(sink));
+  return ws::report_check("microbench_l2_scatter", ok, "kinds 2");
+}
