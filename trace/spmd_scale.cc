@@ -50,21 +50,23 @@ struct IdStrides {
 
 void widen(std::uint64_t& stride, std::uint64_t id) { stride = std::max(stride, id + 1); }
 
+/// A kernel, copy or memset: the stream operations that share device, stream, correlation and graph fields.
+template <typename StreamOp>
+void widen_for(IdStrides& s, const StreamOp& op) {
+  widen(s.stream, op.stream_id());
+  widen(s.correlation, op.correlation_id());
+  if (op.has_graph_id()) widen(s.graph, op.graph_id());
+}
+
 IdStrides id_strides(const std::vector<Event>& events) {
   IdStrides s;
   for (const Event& e : events) {
     if (e.has_kernel()) {
-      widen(s.stream, e.kernel().stream_id());
-      widen(s.correlation, e.kernel().correlation_id());
-      if (e.kernel().has_graph_id()) widen(s.graph, e.kernel().graph_id());
+      widen_for(s, e.kernel());
     } else if (e.has_memcpy()) {
-      widen(s.stream, e.memcpy().stream_id());
-      widen(s.correlation, e.memcpy().correlation_id());
-      if (e.memcpy().has_graph_id()) widen(s.graph, e.memcpy().graph_id());
+      widen_for(s, e.memcpy());
     } else if (e.has_memset()) {
-      widen(s.stream, e.memset().stream_id());
-      widen(s.correlation, e.memset().correlation_id());
-      if (e.memset().has_graph_id()) widen(s.graph, e.memset().graph_id());
+      widen_for(s, e.memset());
     } else if (e.has_sync()) {
       widen(s.stream, e.sync().stream_id());
       widen(s.cuda_event, e.sync().event_id());
@@ -236,33 +238,21 @@ struct PairMap {
   }
 };
 
-void move_kernel(KernelLaunch& k, const PairMap& m) {
-  k.set_device_id(m.device(k.device_id()));
-  k.set_stream_id(m.stream(k.stream_id()));
-  k.set_correlation_id(m.correlation(k.correlation_id()));
-  if (k.has_graph_id()) k.set_graph_id(m.graph(k.graph_id()));
-  k.set_start_ns(m.time(k.start_ns()));
-  k.set_end_ns(m.time(k.end_ns()));
+/// A kernel, copy or memset (widen_for's kinds) moved to the pair.
+template <typename StreamOp>
+void move_stream_op(StreamOp& op, const PairMap& m) {
+  op.set_device_id(m.device(op.device_id()));
+  op.set_stream_id(m.stream(op.stream_id()));
+  op.set_correlation_id(m.correlation(op.correlation_id()));
+  if (op.has_graph_id()) op.set_graph_id(m.graph(op.graph_id()));
+  op.set_start_ns(m.time(op.start_ns()));
+  op.set_end_ns(m.time(op.end_ns()));
 }
 
 void move_memcpy(Memcpy& c, const PairMap& m) {
-  c.set_device_id(m.device(c.device_id()));
-  c.set_stream_id(m.stream(c.stream_id()));
+  move_stream_op(c, m);
   if (c.has_src_device_id()) c.set_src_device_id(m.device(c.src_device_id()));
   if (c.has_dst_device_id()) c.set_dst_device_id(m.device(c.dst_device_id()));
-  c.set_correlation_id(m.correlation(c.correlation_id()));
-  if (c.has_graph_id()) c.set_graph_id(m.graph(c.graph_id()));
-  c.set_start_ns(m.time(c.start_ns()));
-  c.set_end_ns(m.time(c.end_ns()));
-}
-
-void move_memset(Memset& s, const PairMap& m) {
-  s.set_device_id(m.device(s.device_id()));
-  s.set_stream_id(m.stream(s.stream_id()));
-  s.set_correlation_id(m.correlation(s.correlation_id()));
-  if (s.has_graph_id()) s.set_graph_id(m.graph(s.graph_id()));
-  s.set_start_ns(m.time(s.start_ns()));
-  s.set_end_ns(m.time(s.end_ns()));
 }
 
 void move_sync(Synchronization& s, const PairMap& m) {
@@ -298,9 +288,9 @@ void move_stream(Stream& s, const PairMap& m) {
 bool moved(const Event& event, const PairMap& m, Event& out) {
   out = event;
   switch (out.kind_case()) {
-    case Event::kKernel: move_kernel(*out.mutable_kernel(), m); break;
+    case Event::kKernel: move_stream_op(*out.mutable_kernel(), m); break;
     case Event::kMemcpy: move_memcpy(*out.mutable_memcpy(), m); break;
-    case Event::kMemset: move_memset(*out.mutable_memset(), m); break;
+    case Event::kMemset: move_stream_op(*out.mutable_memset(), m); break;
     case Event::kSync: move_sync(*out.mutable_sync(), m); break;
     case Event::kApiCall: move_api_call(*out.mutable_api_call(), m); break;
     case Event::kMarker: move_marker(*out.mutable_marker(), m); break;
