@@ -52,6 +52,16 @@ uint64_t partial_write_bytes(const MemoryTraffic& m) {
   return std::min(2 * fills * kSectorBytes, m.dram_read_bytes() + m.dram_write_bytes());
 }
 
+// Requests of one sector among the L1/TEX's L2 reads, from requests R and sectors S taken as a mix of one-sector and
+// whole-line requests: R = S1 + S4 / 4 and S = S1 + S4 give S1 = (4R - S) / 3 (kernel_work.h).
+std::optional<double> l2_single_sector_read_bytes(const MemoryTraffic& m) {
+  if (!m.has_l2_tex_read_requests() || !m.has_l2_tex_read_sectors()) return std::nullopt;
+  const double requests = as_double(m.l2_tex_read_requests());
+  const double sectors = as_double(m.l2_tex_read_sectors());
+  const double single = (kSectorsPerCoalescedRequest * requests - sectors) / (kSectorsPerCoalescedRequest - 1);
+  return std::clamp(single, 0.0, sectors) * static_cast<double>(kSectorBytes);
+}
+
 }  // namespace
 
 KernelWork kernel_work(const KernelCounters& counters) {
@@ -69,6 +79,7 @@ KernelWork kernel_work(const KernelCounters& counters) {
   work.dram_bytes = m.dram_read_bytes() + m.dram_write_bytes();
   work.dram_partial_write_bytes = partial_write_bytes(m);
   work.l2_bytes = m.l2_bytes();
+  work.l2_single_sector_read_bytes = l2_single_sector_read_bytes(m);
   // The L2 sees remote accesses by aperture; NVLink receive bytes also count traffic other GPUs send us.
   // Either counter may miss a kernel's peer reads: on H200 an SM loading from the peer GPU's memory left the local
   // L2's peer aperture at 0 sectors while NVLink received 302 MB (remote_access_sweep, 100% remote), so the larger

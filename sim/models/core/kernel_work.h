@@ -43,6 +43,13 @@ struct KernelWork {
   // twice, once read and once written back. 0 where the kernel's reads cover its DRAM reads.
   uint64_t dram_partial_write_bytes = 0;
   uint64_t l2_bytes = 0;      // lts__t_bytes
+  // Of the reads the L1/TEX sent the L2, the bytes in requests of one sector each, taking the requests as a mix of
+  // one-sector and four-sector (whole-line) ones with the recorded requests and sectors (lts__t_{requests,sectors}_
+  // srcunit_tex_op_read): S1 = (4 requests - sectors) / 3. The L2 serves such a request's sector at about half the
+  // rate of a line's (workloads/microbench_l2_scatter: 1.00 sectors per request at 4350 GB/s, 3.86 at 7000-9000). A
+  // time linear in requests and sectors gives the same answer for any mix, two-sector requests included. Unset in
+  // traces recorded before 2026-11-26's counters.
+  std::optional<double> l2_single_sector_read_bytes;
   uint64_t peer_bytes = 0;    // the larger of lts__t_sectors_aperture_peer * 32 and nvlrx__bytes (kernel_work.cc)
   uint64_t sysmem_bytes = 0;  // host memory read directly (zero-copy): pcie__read_bytes, where recorded
 };

@@ -128,5 +128,36 @@ TEST(KernelWork, PartialWriteBytesAreAtMostTheDramBytes) {
   EXPECT_EQ(kernel_work(c).dram_partial_write_bytes, 3200);
 }
 
+KernelCounters tex_reads(uint64_t requests, uint64_t sectors) {
+  KernelCounters c;
+  c.mutable_memory()->set_l2_tex_read_requests(requests);
+  c.mutable_memory()->set_l2_tex_read_sectors(sectors);
+  return c;
+}
+
+TEST(KernelWork, SingleSectorL2ReadsFromRequestsAndSectors) {
+  // microbench_l2_scatter's scattered kernel: one sector per request, every byte in single-sector requests.
+  EXPECT_DOUBLE_EQ(*kernel_work(tex_reads(1000, 1000)).l2_single_sector_read_bytes, 1000.0 * 32);
+  // Whole lines: none.
+  EXPECT_DOUBLE_EQ(*kernel_work(tex_reads(1000, 4000)).l2_single_sector_read_bytes, 0);
+  // Half the requests one sector, half four: 500 of 2500 sectors.
+  EXPECT_DOUBLE_EQ(*kernel_work(tex_reads(1000, 2500)).l2_single_sector_read_bytes, 500.0 * 32);
+  // Two-sector requests: R requests of 2 sectors count (4R - 2R) / 3 single-sector sectors, the rest as whole lines
+  // (a time linear in requests and sectors gives the same).
+  EXPECT_DOUBLE_EQ(*kernel_work(tex_reads(300, 600)).l2_single_sector_read_bytes, 200.0 * 32);
+}
+
+TEST(KernelWork, SingleSectorL2ReadsStayWithinTheSectors) {
+  // More than four sectors per request (wide loads) is no single-sector traffic; never more than every sector.
+  EXPECT_DOUBLE_EQ(*kernel_work(tex_reads(100, 800)).l2_single_sector_read_bytes, 0);
+  EXPECT_DOUBLE_EQ(*kernel_work(tex_reads(100, 50)).l2_single_sector_read_bytes, 50.0 * 32);
+}
+
+TEST(KernelWork, SingleSectorL2ReadsOnlyWhereRecorded) {
+  KernelCounters c;
+  c.mutable_memory()->set_l2_bytes(4096);
+  EXPECT_FALSE(kernel_work(c).l2_single_sector_read_bytes.has_value());
+}
+
 }  // namespace
 }  // namespace warpsim::models

@@ -109,5 +109,19 @@ TEST(WaveKernelTuple, MeasuredWavefrontsPerRequestGiveTheUncoalescedShare) {
   EXPECT_DOUBLE_EQ(hit_fractions(k.counters()).uncoal, 0);
 }
 
+// The L2's scattered bytes: the uncoalesced share of its bytes, until the trace counts the L2's own read requests; then
+// the single-sector requests' bytes (kernel_work.h), per warp (20 warps).
+TEST(WaveKernelTuple, L2ScatteredBytesFromTheL2sRequestsWhereRecorded) {
+  KernelLaunch k = twenty_warps();
+  MemoryTraffic& m = *k.mutable_counters()->mutable_memory();
+  m.set_l2_bytes(20000);
+  m.set_l1_lg_requests(140);
+  m.set_l1_lgds_data_wavefronts(uint64_t{33} * 140 / 2);  // uncoalesced share 0.5
+  EXPECT_DOUBLE_EQ(kernel_tuple(k, 32, platform::Lanes{}).traffic.l2_scattered_bytes, 500);
+  m.set_l2_tex_read_requests(100);
+  m.set_l2_tex_read_sectors(100);  // 100 single sectors: 3200 bytes over 20 warps
+  EXPECT_DOUBLE_EQ(kernel_tuple(k, 32, platform::Lanes{}).traffic.l2_scattered_bytes, 160);
+}
+
 }  // namespace
 }  // namespace warpsim::models::wave
