@@ -25,4 +25,10 @@ struct HitFractions {
 /// lat_sm: the average latency of one global/local load on an SM.
 double average_load_latency(const MemoryLatencies& lat, const HitFractions& hits);
 
+/// The expected latency of the slowest of `loads` global loads a warp waits for together, each served by L1, L2 or
+/// DRAM independently with the hit fractions: a group waits as long as its slowest load, so one miss among hits
+/// costs the group a DRAM round trip. P(slowest <= l1) = l1^n, P(slowest <= l2) = (l1 + l2)^n; `loads` may be
+/// fractional (a mean over the code's stall points). One load: lat_sm.
+double group_load_latency(const MemoryLatencies& lat, const HitFractions& hits, double loads);
+
 }  // namespace warpsim::models::wave

@@ -19,7 +19,9 @@ double scheduled_warp_time(const KernelTuple& kernel, const GpuTuple& gpu, const
   double issued = 0;
   for (double count : m.issued) issued += count;
   double cycles = issued * schedule.issue_cycles;
-  cycles += m.global_loads * exposed_global_load_latency(average_load_latency(lat, kernel.hits), schedule);
+  // Loads in flight together wait for the slowest of them, once per group.
+  const double group = group_load_latency(lat, kernel.hits, schedule.global_loads_per_stall);
+  cycles += m.global_loads * exposed_global_load_latency(group, schedule);
   cycles += m.shared_loads * exposed_latency(lat.shared, schedule);
   cycles += m.other_lsu * exposed_latency(gpu.latency[index(InstClass::kLsu)], schedule);
   cycles += m.issued[index(InstClass::kSfu)] * exposed_latency(gpu.latency[index(InstClass::kSfu)], schedule);

@@ -67,6 +67,28 @@ TEST(WaveWarpTime, ACompilerScheduleReplacesTheAllDependentPath) {
   EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), 102 * 1.5);
 }
 
+// Loads waited on together wait for the slowest: two loads, each a DRAM miss with probability 0.25 and otherwise an
+// L1 or L2 hit (0.5 / 0.25), wait l1 x 0.25 + l2 x (0.75^2 - 0.25) + dram x (1 - 0.75^2) once, where the mean
+// latency would be paid once for the pair.
+TEST(WaveWarpTime, LoadsInFlightTogetherWaitForTheSlowest) {
+  KernelTuple k;
+  k.mix.global_loads = 2;
+  k.hits = HitFractions{0.5, 0.25, 0.25, 0};
+  k.schedule = CompilerSchedule{1, 0, 2};
+  const MemoryLatencies& lat = kGpu.memory;
+  const double slowest = 0.25 * lat.l1 + (0.5625 - 0.25) * lat.l2 + (1 - 0.5625) * lat.dram;
+  EXPECT_DOUBLE_EQ(group_load_latency(lat, k.hits, 2), slowest);
+  EXPECT_DOUBLE_EQ(warp_time(k, kGpu, lat), slowest);  // no issued instructions counted: the wait alone
+  EXPECT_GT(slowest, average_load_latency(lat, k.hits));
+}
+
+TEST(WaveWarpTime, OneLoadInFlightWaitsTheAverageLatency) {
+  const HitFractions hits{0.5, 0.25, 0.25, 0.5};
+  EXPECT_DOUBLE_EQ(group_load_latency(kGpu.memory, hits, 1), average_load_latency(kGpu.memory, hits));
+  EXPECT_DOUBLE_EQ(group_load_latency(kGpu.memory, hits, 0.5), average_load_latency(kGpu.memory, hits));
+  EXPECT_DOUBLE_EQ(group_load_latency(kGpu.memory, HitFractions{1, 0, 0, 0}, 8), kGpu.memory.l1);  // all hit L1
+}
+
 TEST(WaveWarpTime, TheScheduleLeavesTheIssueDelaysAlone) {
   KernelTuple k = fma_warp(100);
   const double without = warp_delay(k, kGpu);
