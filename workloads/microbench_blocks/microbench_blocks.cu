@@ -5,10 +5,12 @@
 //   load  - one coalesced 4-byte load per thread, kept only if it is negative (never: the data are positive),
 //   copy  - one coalesced 4-byte load and one store per thread (STREAM's copy with one element per thread),
 // and, for comparison at the largest size, the same copy as a grid-stride loop over one wave of blocks. The arrays
-// hold blocks x 256 floats, so bytes grow with the grid and the DRAM rate of each point can be read off.
+// hold blocks x 256 floats, so bytes grow with the grid and the DRAM rate of each point can be read off. Last, empty
+// and load blocks with dynamic shared memory that leaves 1, 2, 4 or 8 of them on an SM (`empty_resN`, `load_resN`),
+// 64 waves each: with one resident block a wave lasts one block's whole turnaround.
 //
 // Output (time: median CUDA-event time of --repeat launches after a warm-up):
-//   blocks <empty|load|copy|copy_stride> grid <B> <us> <ns per block> <GB/s of requested bytes>
+//   blocks <empty|load|copy|copy_stride|empty_resN|load_resN> grid <B> <us> <ns per block> <GB/s of requested bytes>
 //   check microbench_blocks PASS|FAIL ...
 //
 // Usage: ws_microbench_blocks [--repeat R]
@@ -49,6 +51,20 @@ __global__ void fill(float* p, size_t n, float value) {
        i += static_cast<size_t>(gridDim.x) * blockDim.x) {
     p[i] = value;
   }
+}
+
+// Dynamic shared memory that leaves exactly `resident` 256-thread blocks on an SM (checked by the occupancy API);
+// 0 when none does.
+size_t shared_for_residency(const cudaDeviceProp& prop, int resident, const void* kernel) {
+  const size_t per_block = prop.sharedMemPerMultiprocessor / resident - prop.reservedSharedMemPerBlock;
+  for (size_t bytes = std::min(per_block, prop.sharedMemPerBlockOptin); bytes > 1024; bytes -= 1024) {
+    WS_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+    int blocks = 0;
+    WS_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kThreads, bytes));
+    if (blocks == resident) return bytes;
+    if (blocks > resident) return 0;
+  }
+  return 0;
 }
 
 void report(const char* kind, unsigned blocks, float ms, double bytes) {
@@ -93,6 +109,26 @@ int main(int argc, char** argv) {
       detail += " copy_" + std::to_string(blocks) + "_wrong";
     }
   }
+  // Residency: the same empty and one-load blocks with shared memory that leaves 1, 2, 4 or 8 of them on an SM, 64
+  // waves each: with one resident block an SM runs its blocks one after another, so a wave's time is one block's
+  // whole turnaround (handed out, started, finished, retired), which the dispatcher's rate cannot hide.
+  for (int resident : {1, 2, 4, 8}) {
+    const unsigned blocks = static_cast<unsigned>(prop.multiProcessorCount * resident * 64);
+    char kind[32];
+    const size_t empty_shared = shared_for_residency(prop, resident, reinterpret_cast<const void*>(empty_block));
+    std::snprintf(kind, sizeof kind, "empty_res%d", resident);
+    report(kind, blocks,
+           ws::median_launch_ms([&] { empty_block<<<blocks, kThreads, empty_shared>>>(); }, repeat), 0);
+    const size_t load_shared = shared_for_residency(prop, resident, reinterpret_cast<const void*>(load_block));
+    std::snprintf(kind, sizeof kind, "load_res%d", resident);
+    report(kind, blocks,
+           ws::median_launch_ms([&] { load_block<<<blocks, kThreads, load_shared>>>(in, out); }, repeat),
+           static_cast<double>(blocks) * kThreads * sizeof(float));
+    if (empty_shared == 0 || load_shared == 0) {
+      ok = false;
+      detail += " residency_" + std::to_string(resident) + "_unreachable";
+    }
+  }
   fill<<<wave, kThreads>>>(out, max_n, -1.f);
   report("copy_stride", wave, ws::median_launch_ms([&] { copy_stride<<<wave, kThreads>>>(in, out, max_n); }, repeat),
          2.0 * max_n * sizeof(float));
@@ -102,5 +138,5 @@ int main(int argc, char** argv) {
   }
   WS_CHECK(cudaFree(in));
   WS_CHECK(cudaFree(out));
-  return ws::report_check("microbench_blocks", ok, "grids 5" + detail);
+  return ws::report_check("microbench_blocks", ok, "grids 5 residencies 4" + detail);
 }
