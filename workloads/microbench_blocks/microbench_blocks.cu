@@ -117,12 +117,10 @@ int main(int argc, char** argv) {
     char kind[32];
     const size_t empty_shared = shared_for_residency(prop, resident, reinterpret_cast<const void*>(empty_block));
     std::snprintf(kind, sizeof kind, "empty_res%d", resident);
-    report(kind, blocks,
-           ws::median_launch_ms([&] { empty_block<<<blocks, kThreads, empty_shared>>>(); }, repeat), 0);
+    report(kind, blocks, ws::median_launch_ms([&] { empty_block<<<blocks, kThreads, empty_shared>>>(); }, repeat), 0);
     const size_t load_shared = shared_for_residency(prop, resident, reinterpret_cast<const void*>(load_block));
     std::snprintf(kind, sizeof kind, "load_res%d", resident);
-    report(kind, blocks,
-           ws::median_launch_ms([&] { load_block<<<blocks, kThreads, load_shared>>>(in, out); }, repeat),
+    report(kind, blocks, ws::median_launch_ms([&] { load_block<<<blocks, kThreads, load_shared>>>(in, out); }, repeat),
            static_cast<double>(blocks) * kThreads * sizeof(float));
     if (empty_shared == 0 || load_shared == 0) {
       ok = false;

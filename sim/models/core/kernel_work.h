@@ -42,7 +42,7 @@ struct KernelWork {
   // fills are the sectors DRAM read beyond every sector the L2 was asked to read (no read asks for them); each counts
   // twice, once read and once written back. 0 where the kernel's reads cover its DRAM reads.
   uint64_t dram_partial_write_bytes = 0;
-  uint64_t l2_bytes = 0;      // lts__t_bytes
+  uint64_t l2_bytes = 0;  // lts__t_bytes
   // Of the reads the L1/TEX sent the L2, the bytes in requests of one sector each, taking the requests as a mix of
   // one-sector and four-sector (whole-line) ones with the recorded requests and sectors (lts__t_{requests,sectors}_
   // srcunit_tex_op_read): S1 = (4 requests - sectors) / 3. The L2 serves such a request's sector at about half the

@@ -81,8 +81,8 @@ WarpTraffic traffic_per_warp(const KernelWork& work, double uncoal_share, double
   t.l1_bytes = work.l1_bytes / warps;
   t.l2_bytes = as_double(work.l2_bytes) / warps;
   // Single-sector requests where the trace counts the L2's requests, else the L1's uncoalesced share estimates them.
-  t.l2_scattered_bytes = work.l2_single_sector_read_bytes ? *work.l2_single_sector_read_bytes / warps
-                                                          : t.l2_bytes * uncoal_share;
+  t.l2_scattered_bytes =
+      work.l2_single_sector_read_bytes ? *work.l2_single_sector_read_bytes / warps : t.l2_bytes * uncoal_share;
   t.dram_bytes = as_double(work.dram_bytes) / warps;
   t.dram_partial_write_bytes = as_double(work.dram_partial_write_bytes) / warps;
   t.uncoal_bytes = t.l1_bytes * uncoal_share;
