@@ -15,7 +15,8 @@ double unit_clamp(double x) { return std::clamp(x, 0.0, 1.0); }
 
 std::optional<double> l2_load_hit_fraction(const MemoryTraffic& m) {
   const double reads = as_double(m.l2_read_sectors());
-  if (m.has_l2_device_read_miss_sectors() && reads > 0) {
+  const bool misses_consistent = m.l2_device_read_miss_sectors() >= m.l2_device_read_miss_requests();
+  if (m.has_l2_device_read_miss_sectors() && misses_consistent && reads > 0) {
     return 1 - unit_clamp(as_double(m.l2_device_read_miss_sectors()) / reads);
   }
   if (!m.has_l2_hit_rate_pct()) return std::nullopt;

@@ -32,6 +32,17 @@ TEST(LoadHits, ReadLookupMissesWinWhereRecorded) {
   EXPECT_NEAR(*l2_load_hit_fraction(m), 0.75, 1e-6);
 }
 
+// correlation's corr_mean_kernel on H100 (2026-11-26): 35 missing sectors for 42,559 missing requests, collected in
+// different replay passes; the misses are not used and the hit rate (stores taken out) stands.
+TEST(LoadHits, FewerMissingSectorsThanMissingRequestsAreNotUsed) {
+  MemoryTraffic m = copy_kernel();
+  m.set_l2_device_read_miss_sectors(35);
+  m.set_l2_device_read_miss_requests(42559);
+  EXPECT_NEAR(*l2_load_hit_fraction(m), 0.0, 0.01);
+  m.set_l2_device_read_miss_sectors(4 * 42559);  // four sectors a request: consistent, used
+  EXPECT_NEAR(*l2_load_hit_fraction(m), 1 - 4.0 * 42559 / 12518883, 1e-9);
+}
+
 TEST(LoadHits, StoreOnlyKernelKeepsTheRateAndNoRateIsUnknown) {
   MemoryTraffic m;
   m.set_l2_write_sectors(100);
