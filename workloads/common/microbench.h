@@ -1,6 +1,6 @@
 #pragma once
-// Shared by the mechanism microbenchmarks (workloads/microbench_*): the clock their cycles are counted at, and the
-// median CUDA-event time of repeated launches after a warm-up.
+// Shared by the mechanism microbenchmarks (workloads/microbench_*): the clock their cycles are counted at, the
+// median CUDA-event time of repeated launches after a warm-up, and the integer hash their pseudo-random addresses use.
 
 #include <cuda_runtime.h>
 
@@ -47,6 +47,16 @@ float median_launch_ms(Launch launch, int repeat) {
   WS_CHECK(cudaEventDestroy(begin));
   WS_CHECK(cudaEventDestroy(end));
   return median(ms);
+}
+
+/// A 32-bit integer hash (lowbias32): pseudo-random addresses that device code and the host's checks agree on.
+__host__ __device__ inline unsigned lowbias32(unsigned x) {
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
 }
 
 }  // namespace ws

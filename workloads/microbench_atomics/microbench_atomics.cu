@@ -58,15 +58,6 @@ __device__ inline void red_shared(unsigned address, unsigned v) {  // a shared-w
   asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(address), "r"(v) : "memory");
 }
 
-__host__ __device__ inline unsigned mix(unsigned x) {  // a 32-bit integer hash (lowbias32)
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
-
 // The counter word thread `tid` adds to on its i-th add (the same function serves the host's check).
 template <int kPattern>
 __host__ __device__ inline unsigned global_word(unsigned tid, unsigned i, unsigned& state) {
@@ -88,7 +79,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     global_atomics(unsigned* counters, unsigned add, unsigned zero, unsigned* sink) {
   const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned* base = kPattern == kSameAddressUniform ? counters : counters + (tid & zero);
-  unsigned state = mix(tid);
+  unsigned state = ws::lowbias32(tid);
   unsigned olds = 0;
 #pragma unroll 8
   for (int i = 0; i < kGlobalAdds; ++i) {
@@ -103,7 +94,9 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
 }
 
 // Thread `tid`'s bin for its j-th add of every 16 (16 bins per thread, reused: a hash of the thread and j).
-__host__ __device__ inline unsigned random_bin(unsigned tid, unsigned j) { return mix(tid * 16 + j + 1) % kBins; }
+__host__ __device__ inline unsigned random_bin(unsigned tid, unsigned j) {
+  return ws::lowbias32(tid * 16 + j + 1) % kBins;
+}
 
 template <int kPattern>
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
@@ -227,7 +220,7 @@ int main(int argc, char** argv) {
     const unsigned threads = static_cast<unsigned>(c.blocks) * kThreads;
     unsigned long long touched = 0;
     for (unsigned t = 0; t < threads; ++t) {
-      unsigned state = mix(t);
+      unsigned state = ws::lowbias32(t);
       for (unsigned i = 0; i < kGlobalAdds; ++i) {
         const unsigned line = global_word<kRandomLinesPattern>(t, i, state) / kLineWords;
         touched += hit[line] == 0;

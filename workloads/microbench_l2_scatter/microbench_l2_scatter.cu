@@ -25,18 +25,9 @@ constexpr int kThreads = 256;
 constexpr int kInFlight = 8;
 constexpr int kSteps = 512;  // loads per thread
 
-__device__ __forceinline__ unsigned hash(unsigned x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
-
 template <bool kScattered>
-__global__ void __launch_bounds__(kThreads) read_set(const float* __restrict__ set, unsigned words_mask,
-                                                     float* __restrict__ sink) {
+__global__ void __launch_bounds__(kThreads)
+    read_set(const float* __restrict__ set, unsigned words_mask, float* __restrict__ sink) {
   const unsigned thread = blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned threads = gridDim.x * blockDim.x;
   float sum = 0;
@@ -46,7 +37,7 @@ __global__ void __launch_bounds__(kThreads) read_set(const float* __restrict__ s
 #pragma unroll
     for (int u = 0; u < kInFlight; ++u) {
       const unsigned k = static_cast<unsigned>(step + u) * threads + thread;
-      const unsigned word = kScattered ? hash(k) & words_mask : k & words_mask;
+      const unsigned word = kScattered ? ws::lowbias32(k) & words_mask : k & words_mask;
       v[u] = __ldcg(&set[word]);
     }
 #pragma unroll
