@@ -10,15 +10,15 @@ scripts/build.sh warpsim
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 real=workloads/traces/H100-80GB-HBM3/radix_sort
-echo "\$ warpsim simulate $real.merged.wstrace --platform h100-pcie --model wave-pipes -o sim.wstrace --timeline build/quickstart-timeline.json"
-build/sim/warpsim simulate "$real.merged.wstrace" --platform h100-pcie --model wave-pipes -o "$tmp/sim.wstrace" \
+echo "\$ warpsim simulate $real.merged.wstrace --platform h100-pcie --model wave-blocks -o sim.wstrace --timeline build/quickstart-timeline.json"
+build/sim/warpsim simulate "$real.merged.wstrace" --platform h100-pcie --model wave-blocks -o "$tmp/sim.wstrace" \
   --timeline build/quickstart-timeline.json
 echo
 echo "\$ warpsim compare $real.timeline.wstrace sim.wstrace"
 build/sim/warpsim compare "$real.timeline.wstrace" "$tmp/sim.wstrace"
 echo
-echo "\$ scripts/validate.sh --model wave-pipes   # every shipped workload, same GPU and cross GPU"
-WARPSIM_NO_BUILD=1 scripts/validate.sh --model wave-pipes
+echo "\$ scripts/validate.sh --model wave-blocks   # every shipped workload, same GPU and cross GPU"
+WARPSIM_NO_BUILD=1 scripts/validate.sh --model wave-blocks
 echo
 echo "\$ scripts/accuracy-table.py   # every SM model: papers' workloads, suite dev half, suite blind half (~6 min)"
 WARPSIM_NO_BUILD=1 scripts/accuracy-table.py

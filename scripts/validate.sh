@@ -17,7 +17,7 @@ caller=$PWD
 # A path given on the command line, relative to where the script was called from (it runs from the repository root).
 from_caller() { case $1 in /*) echo "$1" ;; *) echo "$caller/$1" ;; esac; }
 cd "$root"
-models=wave-pipes all=0 keep="" traces=workloads/traces programs=""
+models=wave-blocks all=0 keep="" traces=workloads/traces programs=""
 while [ $# -gt 0 ]; do
   case $1 in
     --model) models=$2; shift 2 ;;

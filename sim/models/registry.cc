@@ -2,9 +2,9 @@
 
 #include <stdexcept>
 
-#include "roofline/roofline_model.h"
 #include "mwp/mwp_model.h"
 #include "petri/petri_model.h"
+#include "roofline/roofline_model.h"
 #include "wave/wave_model.h"
 
 namespace warpsim::models {
@@ -17,6 +17,8 @@ const std::vector<ModelInfo>& known_models() {
        [] { return std::make_unique<WaveModel>(); }},
       {"wave-pipes", "wave with the scheduler's issue slots and each pipe's occupancy overlapping, not summed",
        [] { return std::make_unique<WaveModel>(wave::IssueRule::kPipesOverlap); }},
+      {"wave-blocks", "wave-pipes with pipelined blocks: dispatch during the waves, slot turnaround, DRAM concurrency",
+       [] { return std::make_unique<WaveModel>(wave::IssueRule::kPipesOverlap, wave::BlockRule::kPipelined); }},
       {"mwp", "Hong & Kim ISCA 2009: memory vs computation warp parallelism per SM, repetitions with tail",
        [] { return std::make_unique<MwpModel>(); }},
       {"petri", "paper 000's warp Petri net per SM and wave; latencies, pipes, DRAM slots from the platform",

@@ -72,6 +72,41 @@ void check_memory(const MemorySpec& memory, const FieldPath& at, IssueList& issu
   issues.non_negative(at.then("l2_scattered_sector_gb_per_s"), memory.l2_scattered_sector_gb_per_s());
 }
 
+// Each value in increasing order, positive: the DRAM concurrency grid's axes (the models interpolate between them).
+template <typename Values>
+void check_ascending(const Values& values, const FieldPath& at, const char* field, IssueList& issues) {
+  for (int i = 0; i < values.size(); ++i) {
+    issues.positive(at.then(field, i), values.Get(i));
+    if (i > 0 && values.Get(i) <= values.Get(i - 1))
+      issues.add(at.then(field, i), "must be larger than the one before (" + format_number(values.Get(i - 1)) + ")");
+  }
+}
+
+// The DRAM concurrency grid: empty (unmeasured), or rows of ascending warps, each with one positive rate per column.
+void check_dram_concurrency(const DramConcurrency& grid, const FieldPath& at, IssueList& issues) {
+  if (grid.rows().empty() && grid.loads_per_warp().empty()) return;
+  if (grid.loads_per_warp().empty()) issues.add(at.then("loads_per_warp"), "must list the columns' loads per warp");
+  if (grid.rows().empty()) issues.add(at.then("rows"), "must hold at least one row");
+  check_ascending(grid.loads_per_warp(), at, "loads_per_warp", issues);
+  double previous_warps = 0;
+  for (int r = 0; r < grid.rows_size(); ++r) {
+    const DramConcurrencyRow& row = grid.rows(r);
+    const FieldPath row_at = at.then("rows", r);
+    issues.positive(row_at.then("warps_per_sm"), row.warps_per_sm());
+    if (r > 0 && row.warps_per_sm() <= previous_warps)
+      issues.add(row_at.then("warps_per_sm"),
+                 "must be larger than the previous row's (" + format_number(previous_warps) + ")");
+    previous_warps = row.warps_per_sm();
+    for (const auto& [field, values] : {std::pair{"read_gb_per_s", &row.read_gb_per_s()},
+                                        std::pair{"copy_read_gb_per_s", &row.copy_read_gb_per_s()}}) {
+      if (values->size() != grid.loads_per_warp_size())
+        issues.add(row_at.then(field), "must have one value per column (" + std::to_string(grid.loads_per_warp_size()) +
+                                           "), has " + std::to_string(values->size()));
+      for (int c = 0; c < values->size(); ++c) issues.positive(row_at.then(field, c), values->Get(c));
+    }
+  }
+}
+
 // The wave model's launch regression: one line per block size, in increasing block size (it interpolates between
 // neighbours), with non-negative cost.
 void check_launch_fits(const GpuSpec& gpu, const FieldPath& root, IssueList& issues) {
@@ -102,8 +137,10 @@ std::vector<Issue> check_gpu(const GpuSpec& gpu) {
   check_lanes(gpu.sm().lanes(), root.then("sm").then("lanes"), issues);
   check_latencies(gpu.sm().latency_cycles(), root.then("sm").then("latency_cycles"), issues);
   check_memory(gpu.memory(), root.then("memory"), issues);
+  check_dram_concurrency(gpu.memory().dram_concurrency(), root.then("memory").then("dram_concurrency"), issues);
   issues.non_negative(root.then("kernel_launch_overhead_us"), gpu.kernel_launch_overhead_us());
   check_launch_fits(gpu, root, issues);
+  issues.non_negative(root.then("block_turnaround_ns"), gpu.block_turnaround_ns());
   return issues.issues();
 }
 

@@ -33,12 +33,13 @@ std::vector<std::uint64_t> kernel_durations(const std::filesystem::path& trace) 
 
 TEST(SimulateCli, SimulatesTheSampleOnTwoNvlinkedH200) {
   const auto out = testing::fresh_temp_dir() / "sim.wstrace";
-  const CommandResult result = run_warpsim("simulate " + data("sample.wstrace") + " --platform 2xh200-nvlink -o " + out.string());
+  const CommandResult result =
+      run_warpsim("simulate " + data("sample.wstrace") + " --platform 2xh200-nvlink -o " + out.string());
   ASSERT_EQ(result.exit_status, 0) << result.err;
-  EXPECT_THAT(result.out, HasSubstr("with wave-pipes"));
+  EXPECT_THAT(result.out, HasSubstr("with wave-blocks"));
   TraceReader reader(out);
   EXPECT_EQ(reader.header().mode(), CAPTURE_MODE_SIMULATED);
-  EXPECT_EQ(reader.header().simulation().model(), "wave-pipes");
+  EXPECT_EQ(reader.header().simulation().model(), "wave-blocks");
   EXPECT_FALSE(reader.header().simulation().reuses_recorded_kernel_times());
   // The sample has no API calls (like traces recorded before the tracer kept them): it says host time is unknown.
   EXPECT_THAT(result.err, HasSubstr("host time is unknown"));
@@ -51,7 +52,9 @@ TEST(SimulateCli, SimulatesTheSampleOnTwoNvlinkedH200) {
 TEST(SimulateCli, SameInputsGiveByteIdenticalOutputs) {
   const auto dir = testing::fresh_temp_dir();
   for (const char* name : {"a.wstrace", "b.wstrace"}) {
-    ASSERT_EQ(run_warpsim("simulate " + data("sample.wstrace") + " -p 2xh200-nvlink -o " + (dir / name).string()).exit_status, 0);
+    ASSERT_EQ(
+        run_warpsim("simulate " + data("sample.wstrace") + " -p 2xh200-nvlink -o " + (dir / name).string()).exit_status,
+        0);
   }
   EXPECT_EQ(testing::read_file(dir / "a.wstrace"), testing::read_file(dir / "b.wstrace"));
 }
@@ -76,8 +79,8 @@ TEST(SimulateCli, RecordedKernelTimesDoNotChangePredictions) {
   EXPECT_EQ(kernel_durations(dir / "original.sim.wstrace"), kernel_durations(dir / "retimed.sim.wstrace"));
   // ...while the topology-study mode does read them, and says so.
   const auto study = dir / "study.wstrace";
-  const CommandResult result =
-      run_warpsim("simulate " + (dir / "retimed.wstrace").string() + " -p 2xh200-nvlink --reuse-kernel-times -o " + study.string());
+  const CommandResult result = run_warpsim("simulate " + (dir / "retimed.wstrace").string() +
+                                           " -p 2xh200-nvlink --reuse-kernel-times -o " + study.string());
   ASSERT_EQ(result.exit_status, 0) << result.err;
   EXPECT_THAT(result.out, HasSubstr("NOT predictive"));
   EXPECT_TRUE(TraceReader(study).header().simulation().reuses_recorded_kernel_times());
@@ -87,7 +90,8 @@ TEST(SimulateCli, RecordedKernelTimesDoNotChangePredictions) {
 TEST(SimulateCli, UnknownPlatformFailsInOneLineAndKeepsTheOldOutput) {
   const auto out = testing::fresh_temp_dir() / "sim.wstrace";
   testing::write_file(out, "precious");
-  const CommandResult result = run_warpsim("simulate " + data("sample.wstrace") + " -p no-such-node -o " + out.string());
+  const CommandResult result =
+      run_warpsim("simulate " + data("sample.wstrace") + " -p no-such-node -o " + out.string());
   EXPECT_EQ(result.exit_status, 1);
   EXPECT_THAT(result.err, HasSubstr("no-such-node"));
   EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;

@@ -77,6 +77,7 @@ KernelWork kernel_work(const KernelCounters& counters) {
   work.l2_slice_atomic_sectors =
       as_double(m.l2_atom_sectors_busiest_slice()) + as_double(m.l2_red_sectors_busiest_slice());
   work.dram_bytes = m.dram_read_bytes() + m.dram_write_bytes();
+  work.dram_read_bytes = m.dram_read_bytes();
   work.dram_partial_write_bytes = partial_write_bytes(m);
   work.l2_bytes = m.l2_bytes();
   work.l2_single_sector_read_bytes = l2_single_sector_read_bytes(m);

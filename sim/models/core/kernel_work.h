@@ -36,7 +36,8 @@ struct KernelWork {
   // different slices, so this is at most what one slice did (exact for a kernel with one kind). 0 when unrecorded.
   double l2_slice_atomic_sectors = 0;
   // Bytes per level, for the replay's memory resources and links.
-  uint64_t dram_bytes = 0;  // dram__bytes_read + dram__bytes_write
+  uint64_t dram_bytes = 0;       // dram__bytes_read + dram__bytes_write
+  uint64_t dram_read_bytes = 0;  // of dram_bytes, dram__bytes_read
   // Of dram_bytes, the read-modify-write of partial-sector stores that missed in the L2: the L2 reads such a sector
   // from DRAM and later writes it back, two random single-sector accesses (workloads/microbench_dram_pattern). The
   // fills are the sectors DRAM read beyond every sector the L2 was asked to read (no read asks for them); each counts

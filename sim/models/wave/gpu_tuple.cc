@@ -94,6 +94,8 @@ GpuTuple gpu_tuple(const platform::GpuSpec& gpu) {
   t.latency = latencies(gpu.sm().latency_cycles(), t.delay);
   t.memory = memory_latencies(gpu.sm());
   t.band = bandwidths(gpu, rates);
+  t.block_turnaround = gpu.block_turnaround_ns() * 1e-9 * rates.clock_hz;
+  t.dram_concurrency = gpu.memory().dram_concurrency();
   return t;
 }
 

@@ -37,6 +37,13 @@ struct Bandwidths {
 /// is the larger of the issue slots and the busiest pipe's occupancy.
 enum class IssueRule { kSumOfDelays, kPipesOverlap };
 
+/// How a kernel's blocks go through the SMs. Paper 001 hands the whole grid out (the launch regression's per-block
+/// part) before the waves run. `kPipelined` is what workloads/microbench_blocks and microbench_dram_inflight measured:
+/// the dispatcher hands blocks out while earlier ones run (only the first wave's waits), each wave's blocks leave
+/// their slots empty for the GPU's block turnaround before the next wave's start, and DRAM serves a wave's reads at
+/// the rate its loads in flight reach (MemorySpec.dram_concurrency), not at the streaming rate.
+enum class BlockRule { kDispatchFirst, kPipelined };
+
 struct GpuTuple {
   IssueRule issue = IssueRule::kSumOfDelays;
   uint32_t sm_count = 0;
@@ -47,6 +54,9 @@ struct GpuTuple {
   PerClass delay{};        // issue delay of each class: cycles its processing block spends issuing one warp instruction
   MemoryLatencies memory;  // nominal latencies of the memory levels
   Bandwidths band;
+  BlockRule blocks = BlockRule::kDispatchFirst;
+  double block_turnaround = 0;                 // cycles a block slot stays empty between two blocks (0: unmeasured)
+  platform::DramConcurrency dram_concurrency;  // empty: unmeasured, no concurrency bound
 };
 
 /// m_gpu for `gpu`; see README.md for where each number comes from.

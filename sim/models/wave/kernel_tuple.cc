@@ -84,6 +84,7 @@ WarpTraffic traffic_per_warp(const KernelWork& work, double uncoal_share, double
   t.l2_scattered_bytes =
       work.l2_single_sector_read_bytes ? *work.l2_single_sector_read_bytes / warps : t.l2_bytes * uncoal_share;
   t.dram_bytes = as_double(work.dram_bytes) / warps;
+  t.dram_read_bytes = as_double(work.dram_read_bytes) / warps;
   t.dram_partial_write_bytes = as_double(work.dram_partial_write_bytes) / warps;
   t.uncoal_bytes = t.l1_bytes * uncoal_share;
   t.l2_slice_atomic_sectors = work.l2_slice_atomic_sectors / warps;

@@ -61,8 +61,11 @@ double sync_time(const KernelTuple& kernel, const GpuTuple& gpu) {
 BlockTime processing_block_time(const KernelTuple& kernel, const GpuTuple& gpu, const MemoryLatencies& lat,
                                 double warps) {
   if (warps <= 0) return {};
-  const double latency_bound = warp_time(kernel, gpu, lat);
-  const double issue_bound = warps * warp_delay(kernel, gpu);
+  // Pipelined blocks: a wave's blocks start and end together (they share the schedulers evenly), so their slots'
+  // turnaround follows the wave whichever bound it has.
+  const double turnaround = gpu.blocks == BlockRule::kPipelined ? gpu.block_turnaround : 0;
+  const double latency_bound = warp_time(kernel, gpu, lat) + turnaround;
+  const double issue_bound = warps * warp_delay(kernel, gpu) + turnaround;
   return issue_bound > latency_bound ? BlockTime{issue_bound, true} : BlockTime{latency_bound, false};
 }
 

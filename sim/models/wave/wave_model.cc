@@ -1,5 +1,7 @@
 #include "wave/wave_model.h"
 
+#include <algorithm>
+
 #include "kernel_work.h"
 #include "launch_time.h"
 #include "occupancy.h"
@@ -34,7 +36,28 @@ WavesTime all_waves(const wave::KernelTuple& k, const wave::GpuTuple& gpu, const
   return total;
 }
 
+// The launch regression's time split into what precedes the first block and what the dispatcher still does while
+// blocks run. Dispatching first (paper 001): the whole grid precedes. Pipelined: only the first wave's blocks do.
+struct LaunchSplit {
+  double before_s = 0;
+  double during_s = 0;
+};
+
+LaunchSplit launch_split(const platform::GpuSpec& gpu, const Occupancy& occ, const WavePlan& plan,
+                         wave::BlockRule blocks) {
+  const double whole = launch_time(gpu, occ.warps_per_block, plan.blocks).seconds;
+  if (blocks == wave::BlockRule::kDispatchFirst) return {whole, 0};
+  const double first_wave =
+      launch_time(gpu, occ.warps_per_block, std::min(plan.blocks, plan.blocks_per_wave())).seconds;
+  return {first_wave, whole - first_wave};
+}
+
 }  // namespace
+
+std::string_view WaveModel::name() const {
+  if (blocks_ == wave::BlockRule::kPipelined) return "wave-blocks";
+  return issue_ == wave::IssueRule::kSumOfDelays ? "wave" : "wave-pipes";
+}
 
 KernelPrediction WaveModel::predict(const KernelView& kernel, const platform::GpuSpec& gpu) const {
   const KernelLaunch& launch = kernel.launch();
@@ -42,9 +65,11 @@ KernelPrediction WaveModel::predict(const KernelView& kernel, const platform::Gp
   const WavePlan plan = wave_plan(launch, occ, gpu);
   wave::GpuTuple tuple = wave::gpu_tuple(gpu);
   tuple.issue = issue_;
+  tuple.blocks = blocks_;
   KernelPrediction p = shaped_prediction(launch, occ, gpu);
   // The launch regression replaces kernel_launch_overhead_us (which it falls back to): never both.
-  p.launch_overhead_s = launch_time(gpu, occ.warps_per_block, plan.blocks).seconds;
+  const LaunchSplit launch_s = launch_split(gpu, occ, plan, blocks_);
+  p.launch_overhead_s = launch_s.before_s;
   double cycles = 0;
   if (!kernel.has_counters()) {
     // Timeline-only trace: each wave waits at least one DRAM round trip (most kernels read global memory).
@@ -56,7 +81,8 @@ KernelPrediction WaveModel::predict(const KernelView& kernel, const platform::Gp
     p.limiter = std::string(t.limiter);
     add_bytes(p, kernel_work(launch.counters()));
   }
-  p.sm_time_s = tuple.clock_hz > 0 ? cycles / tuple.clock_hz : 0;
+  // The rest of the dispatch overlaps the waves: the grid lasts at least that long.
+  p.sm_time_s = std::max(tuple.clock_hz > 0 ? cycles / tuple.clock_hz : 0, launch_s.during_s);
   mark_does_not_fit(p, occ);
   return p;
 }

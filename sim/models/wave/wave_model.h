@@ -20,15 +20,19 @@
 
 namespace warpsim::models {
 
-/// `wave` as published (issue delays summed over classes) or `wave-pipes` (pipes overlap: wave/gpu_tuple.h, IssueRule).
+/// `wave` as published (issue delays summed over classes), `wave-pipes` (pipes overlap: wave/gpu_tuple.h, IssueRule)
+/// or `wave-blocks` (wave-pipes with pipelined blocks: wave/gpu_tuple.h, BlockRule).
 class WaveModel final : public KernelModel {
  public:
-  explicit WaveModel(wave::IssueRule issue = wave::IssueRule::kSumOfDelays) : issue_(issue) {}
-  std::string_view name() const override { return issue_ == wave::IssueRule::kSumOfDelays ? "wave" : "wave-pipes"; }
+  explicit WaveModel(wave::IssueRule issue = wave::IssueRule::kSumOfDelays,
+                     wave::BlockRule blocks = wave::BlockRule::kDispatchFirst)
+      : issue_(issue), blocks_(blocks) {}
+  std::string_view name() const override;
   KernelPrediction predict(const KernelView& kernel, const platform::GpuSpec& gpu) const override;
 
  private:
   wave::IssueRule issue_;
+  wave::BlockRule blocks_;
 };
 
 }  // namespace warpsim::models

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include "dram_concurrency.h"
 #include "gpu_rates.h"
 #include "wave/warp_time.h"
 
@@ -15,9 +16,24 @@ struct NamedLevel {
   Level level;
 };
 
+// DRAM read bytes per clock at the concurrency a wave of `warps_gpu` warps keeps (dram_concurrency.h), pipelined
+// blocks only; 0 (no bound) otherwise. A warp waits on its global loads in groups (the compiler's loads per stall, at
+// most its loads), each load bringing its share of the kernel's DRAM reads.
+double dram_concurrency_bandwidth(const KernelTuple& k, const GpuTuple& gpu, double warps_gpu) {
+  const WarpTraffic& t = k.traffic;
+  if (gpu.blocks != BlockRule::kPipelined || k.mix.global_loads <= 0 || t.dram_bytes <= 0) return 0;
+  const double loads_per_stall = k.schedule ? k.schedule->global_loads_per_stall : 1;
+  const double lines_per_load = t.dram_read_bytes / k.mix.global_loads / kDramLineBytes;
+  DramLoadsInFlight loads;
+  loads.lines_per_warp = std::min(loads_per_stall, k.mix.global_loads) * lines_per_load;
+  loads.lines_per_sm = warps_gpu * loads.lines_per_warp / std::max<uint32_t>(gpu.sm_count, 1);
+  loads.write_share = 1 - t.dram_read_bytes / t.dram_bytes;
+  return dram_read_bytes_per_s(gpu.dram_concurrency, loads) / gpu.clock_hz;
+}
+
 // In the paper's order (L1, L2, DRAM, uncoalesced), shared memory first: it shares the L1's data stage; then the
-// busiest L2 slice's atomics, which wait like L2 hits.
-std::array<NamedLevel, 6> levels(const KernelTuple& k, const GpuTuple& gpu, const WaveShape& shape) {
+// busiest L2 slice's atomics, which wait like L2 hits, and DRAM's reads at the wave's concurrency.
+std::array<NamedLevel, 7> levels(const KernelTuple& k, const GpuTuple& gpu, const WaveShape& shape) {
   const double warps_sm = shape.blocks_per_sm * k.warps_per_block;
   const double warps_gpu = shape.blocks * k.warps_per_block;
   const WarpTraffic& t = k.traffic;
@@ -41,6 +57,8 @@ std::array<NamedLevel, 6> levels(const KernelTuple& k, const GpuTuple& gpu, cons
       {"uncoalesced bandwidth", {&MemoryLatencies::uncoal_extra, warps_sm * uncoalesced, gpu.band.uncoal_per_sm}},
       // One slice serves every atomic to its addresses: the wave's share of the busiest slice's sectors at its rate.
       {"l2 slice atomics", {&MemoryLatencies::l2, warps_gpu * t.l2_slice_atomic_sectors, gpu.band.l2_slice_atomics}},
+      {"dram concurrency",
+       {&MemoryLatencies::dram, warps_gpu * t.dram_read_bytes, dram_concurrency_bandwidth(k, gpu, warps_gpu)}},
   }};
 }
 

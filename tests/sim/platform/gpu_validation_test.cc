@@ -124,5 +124,59 @@ TEST(GpuValidation, LaunchFitWithZeroWarpsOrNegativeCostIsAnIssue) {
   EXPECT_TRUE(names_field(issues, "launch_fits[0].x1_ns_per_block"));
 }
 
+TEST(GpuValidation, NegativeBlockTurnaroundIsAnIssue) {
+  GpuSpec gpu = h100_like();
+  gpu.set_block_turnaround_ns(-1);
+  EXPECT_TRUE(names_field(check_gpu(gpu), "block_turnaround_ns"));
+}
+
+// Two rows (8 and 16 warps) by two columns (1 and 2 loads per warp).
+DramConcurrency dram_grid() {
+  DramConcurrency grid;
+  grid.add_loads_per_warp(1);
+  grid.add_loads_per_warp(2);
+  for (double warps : {8.0, 16.0}) {
+    DramConcurrencyRow& row = *grid.add_rows();
+    row.set_warps_per_sm(warps);
+    for (double rate : {warps * 40, warps * 70}) {
+      row.add_read_gb_per_s(rate);
+      row.add_copy_read_gb_per_s(rate / 2);
+    }
+  }
+  return grid;
+}
+
+TEST(GpuValidation, DramConcurrencyGridIsFine) {
+  GpuSpec gpu = h100_like();
+  *gpu.mutable_memory()->mutable_dram_concurrency() = dram_grid();
+  EXPECT_TRUE(check_gpu(gpu).empty());
+}
+
+TEST(GpuValidation, DramConcurrencyAxesOutOfOrderAreIssues) {
+  GpuSpec gpu = h100_like();
+  DramConcurrency& grid = *gpu.mutable_memory()->mutable_dram_concurrency() = dram_grid();
+  grid.set_loads_per_warp(1, 1);
+  grid.mutable_rows(1)->set_warps_per_sm(8);
+  const std::vector<Issue> issues = check_gpu(gpu);
+  EXPECT_TRUE(names_field(issues, "memory.dram_concurrency.loads_per_warp[1]"));
+  EXPECT_TRUE(names_field(issues, "memory.dram_concurrency.rows[1].warps_per_sm"));
+}
+
+TEST(GpuValidation, DramConcurrencyRowWithMissingOrNonPositiveRatesIsAnIssue) {
+  GpuSpec gpu = h100_like();
+  DramConcurrency& grid = *gpu.mutable_memory()->mutable_dram_concurrency() = dram_grid();
+  grid.mutable_rows(0)->mutable_read_gb_per_s()->RemoveLast();
+  grid.mutable_rows(1)->set_copy_read_gb_per_s(0, 0);
+  const std::vector<Issue> issues = check_gpu(gpu);
+  EXPECT_TRUE(names_field(issues, "memory.dram_concurrency.rows[0].read_gb_per_s"));
+  EXPECT_TRUE(names_field(issues, "memory.dram_concurrency.rows[1].copy_read_gb_per_s[0]"));
+}
+
+TEST(GpuValidation, DramConcurrencyColumnsWithoutRowsIsAnIssue) {
+  GpuSpec gpu = h100_like();
+  gpu.mutable_memory()->mutable_dram_concurrency()->add_loads_per_warp(1);
+  EXPECT_TRUE(names_field(check_gpu(gpu), "memory.dram_concurrency.rows"));
+}
+
 }  // namespace
 }  // namespace warpsim::platform

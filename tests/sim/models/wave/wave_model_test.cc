@@ -126,9 +126,64 @@ TEST(WaveModel, DeterministicAndBlindToRecordedTimes) {
   EXPECT_EQ(predict(k).sm_time_s, b.sm_time_s);
 }
 
+// wave-blocks: pipelined blocks (wave/gpu_tuple.h, BlockRule).
+KernelPrediction predict_blocks(const KernelLaunch& k, const platform::GpuSpec& gpu) {
+  return WaveModel(wave::IssueRule::kPipesOverlap, wave::BlockRule::kPipelined).predict(KernelView::of(k), gpu);
+}
+
+platform::GpuSpec with_launch_fit(double x0_ns, double x1_ns_per_block) {
+  platform::GpuSpec gpu = testing::h100();
+  platform::LaunchFit& fit = *gpu.add_launch_fits();
+  fit.set_block_warps(8);
+  fit.set_x0_ns(x0_ns);
+  fit.set_x1_ns_per_block(x1_ns_per_block);
+  return gpu;
+}
+
+// 100 waves of 8-FMA blocks: dispatching 105,600 blocks at 10 ns each (1.056 ms) takes far longer than the waves. The
+// first wave's blocks (8 per SM) precede the work; the rest of the dispatch runs with it and bounds the grid.
+TEST(WaveModel, PipelinedBlocksOverlapTheDispatchWithTheWaves) {
+  const platform::GpuSpec gpu = with_launch_fit(700, 10);
+  const KernelLaunch k = testing::fma_kernel(100 * 8 * 132, 256, 8);
+  const KernelPrediction first = predict(k, gpu);
+  EXPECT_NEAR(first.launch_overhead_s, (700 + 105600 * 10) * 1e-9, 1e-15);  // wave: the whole dispatch precedes
+  const KernelPrediction p = predict_blocks(k, gpu);
+  EXPECT_NEAR(p.launch_overhead_s, (700 + 1056 * 10) * 1e-9, 1e-15);
+  EXPECT_NEAR(p.sm_time_s, (105600 - 1056) * 10e-9, 1e-15);
+}
+
+// One wave, latency-bound (4096 cycles, as OneWaveOfLatencyBoundBlocks): its blocks' slots then turn over.
+TEST(WaveModel, PipelinedBlocksPayTheTurnaroundEachWave) {
+  platform::GpuSpec gpu = one_block_per_sm();
+  gpu.set_block_turnaround_ns(250);
+  const KernelLaunch k = testing::fma_kernel(2 * 132, 256, kFmaPerBlock);
+  EXPECT_NEAR(predict_blocks(k, gpu).sm_time_s, 2 * (4096 / kClockHz + 250e-9), 1e-15);
+  EXPECT_DOUBLE_EQ(predict(k, gpu).sm_time_s, 2 * 4096 / kClockHz);
+}
+
+// 1 GiB of DRAM reads, one line a load, by one wave of 8 warps per SM with one load each in flight: on a GPU whose
+// grid says that concurrency reaches 200 GB/s, the reads take 1 GiB / 200 GB/s, not the streaming rate's time.
+TEST(WaveModel, PipelinedBlocksReadDramAtTheirConcurrency) {
+  KernelLaunch k = testing::fma_kernel(132, 256, 1024);
+  k.mutable_counters()->mutable_warp_instructions()->set_global_ld((1ull << 30) / 128);
+  k.mutable_counters()->mutable_memory()->set_dram_read_bytes(1ull << 30);
+  platform::GpuSpec gpu = one_block_per_sm();
+  platform::DramConcurrency& grid = *gpu.mutable_memory()->mutable_dram_concurrency();
+  grid.add_loads_per_warp(1);
+  platform::DramConcurrencyRow& row = *grid.add_rows();
+  row.set_warps_per_sm(8);
+  row.add_read_gb_per_s(200);
+  row.add_copy_read_gb_per_s(150);
+  const KernelPrediction p = predict_blocks(k, gpu);
+  EXPECT_NEAR(p.sm_time_s, (1ull << 30) / 200e9, 1e-3 * p.sm_time_s);
+  EXPECT_EQ(p.limiter, "dram concurrency");
+  EXPECT_LT(predict(k, gpu).sm_time_s, 0.5 * p.sm_time_s);  // wave: the streaming rate
+}
+
 TEST(WaveModel, RegisteredAsWave) {
   const std::unique_ptr<KernelModel> model = make_model("wave");
   EXPECT_EQ(model->name(), "wave");
+  EXPECT_EQ(make_model("wave-blocks")->name(), "wave-blocks");
 }
 
 }  // namespace

@@ -1,0 +1,61 @@
+#include "dram_concurrency.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace warpsim::models {
+namespace {
+
+// Where x falls among ascending `axis` values, in log2: the lower index and the fraction towards the next (0 at or
+// below the first value, the last index at or above the last).
+struct Bracket {
+  int index = 0;
+  double fraction = 0;
+};
+
+template <typename Axis>
+Bracket bracket(const Axis& axis, double x) {
+  const int last = axis.size() - 1;
+  if (x <= axis.Get(0)) return {0, 0};
+  if (x >= axis.Get(last)) return {last, 0};
+  int i = 0;
+  while (axis.Get(i + 1) < x) ++i;
+  return {i, std::log2(x / axis.Get(i)) / std::log2(axis.Get(i + 1) / axis.Get(i))};
+}
+
+// Little's law at one grid point: its lines in flight per SM x 128 B / its rate (the SM count cancels out when the
+// rate is taken back from lines in flight per SM).
+double point_latency(const platform::DramConcurrency& grid, const google::protobuf::RepeatedField<double>& rates,
+                     int row, int column) {
+  return grid.rows(row).warps_per_sm() * grid.loads_per_warp(column) * kDramLineBytes / (rates.Get(column) * 1e9);
+}
+
+double latency(const platform::DramConcurrency& grid, bool copy, const Bracket& w, const Bracket& u) {
+  const auto at = [&](int row, int column) {
+    const platform::DramConcurrencyRow& r = grid.rows(row);
+    return point_latency(grid, copy ? r.copy_read_gb_per_s() : r.read_gb_per_s(), row, column);
+  };
+  const auto along_u = [&](int row) {
+    return u.fraction == 0 ? at(row, u.index) : std::lerp(at(row, u.index), at(row, u.index + 1), u.fraction);
+  };
+  return w.fraction == 0 ? along_u(w.index) : std::lerp(along_u(w.index), along_u(w.index + 1), w.fraction);
+}
+
+}  // namespace
+
+double dram_read_bytes_per_s(const platform::DramConcurrency& grid, const DramLoadsInFlight& loads) {
+  if (grid.rows().empty() || grid.loads_per_warp().empty()) return 0;
+  if (loads.lines_per_warp <= 0 || loads.lines_per_sm <= 0) return 0;
+  const double warps = loads.lines_per_sm / loads.lines_per_warp;
+  if (warps < grid.rows(0).warps_per_sm() || loads.lines_per_warp < grid.loads_per_warp(0)) return 0;
+  google::protobuf::RepeatedField<double> warp_axis;
+  for (const platform::DramConcurrencyRow& row : grid.rows()) warp_axis.Add(row.warps_per_sm());
+  const Bracket w = bracket(warp_axis, warps);
+  const Bracket u = bracket(grid.loads_per_warp(), loads.lines_per_warp);
+  const double read = latency(grid, false, w, u);
+  const double copy = latency(grid, true, w, u);
+  const double seconds = std::lerp(read, copy, std::min(1.0, 2 * loads.write_share));
+  return loads.lines_per_sm * kDramLineBytes / seconds;
+}
+
+}  // namespace warpsim::models
