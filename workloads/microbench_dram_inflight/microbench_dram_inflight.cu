@@ -8,11 +8,16 @@
 // when a kernel's loads in flight, not the DRAM's bandwidth, set its time (the validation suite's stream_copy keeps
 // one 4-byte load per warp in flight and moves ~2.4 TB/s on H100, below the 2.8 TB/s of microbench_dram_mix).
 //
+// With --peer 1 the array read lives on GPU 1 and GPU 0's kernels read it over the link between them (peer access, as
+// workloads/remote_access does); copies write to GPU 0's memory. The same curve then holds a remote load's latency
+// under load: what the link and the peer's memory give at each number of lines in flight.
+//
 // Output, one line per kernel (bytes as requested; time the median CUDA-event time of --repeat launches):
-//   inflight <read|copy> warps_per_sm <W> loads_per_warp <U> <us> <read GB/s> <total GB/s> <latency ns>
+//   inflight <read|copy|peer_read|peer_copy> warps_per_sm <W> loads_per_warp <U> <us> <read GB/s> <total GB/s>
+//            <latency ns>
 //   check microbench_dram_inflight PASS|FAIL ...
 //
-// Usage: ws_microbench_dram_inflight [--log2-floats L (22..28, default 26: 256 MiB per array)] [--repeat R]
+// Usage: ws_microbench_dram_inflight [--log2-floats L (22..28, default 26: 256 MiB per array)] [--repeat R] [--peer 1]
 
 #include "microbench.h"
 
@@ -66,6 +71,7 @@ struct Context {
   float* in = nullptr;
   float* out = nullptr;
   float* sink = nullptr;
+  bool peer = false;  // `in` on GPU 1, read by GPU 0 over the link
   bool ok = true;
   std::string detail;
 };
@@ -98,11 +104,12 @@ void run(Context& c, int warps_per_sm) {
   const double read_gbs = read_bytes / (ms * 1e6);
   const double in_flight = static_cast<double>(c.sms) * warps_per_sm * kInFlight * kWarpLoadBytes;
   const double latency_ns = in_flight / read_gbs;  // bytes / (GB/s) = ns
-  std::printf("inflight %s warps_per_sm %d loads_per_warp %d %.1f %.0f %.0f %.0f\n", kCopy ? "copy" : "read",
+  const std::string kind = std::string(c.peer ? "peer_" : "") + (kCopy ? "copy" : "read");
+  std::printf("inflight %s warps_per_sm %d loads_per_warp %d %.1f %.0f %.0f %.0f\n", kind.c_str(),
               warps_per_sm, kInFlight, ms * 1e3, read_gbs, read_gbs * (kCopy ? 2 : 1), latency_ns);
   if (!result_correct(c, kCopy, blocks)) {
     c.ok = false;
-    c.detail += std::string(" ") + (kCopy ? "copy" : "read") + "_w" + std::to_string(warps_per_sm) + "_u" +
+    c.detail += " " + kind + "_w" + std::to_string(warps_per_sm) + "_u" +
                 std::to_string(kInFlight) + "_wrong";
   }
 }
@@ -117,6 +124,29 @@ void sweep(Context& c) {
   }
 }
 
+// The array read: on GPU 0, or with --peer 1 on GPU 1 with GPU 0 granted access to it (exits with a message when there
+// is no second GPU or no peer access). Filled with ones on its own GPU.
+float* read_array(Context& c) {
+  float* in = nullptr;
+  const int home = c.peer ? 1 : 0;
+  if (c.peer) {
+    int gpus = 0, can = 0;
+    WS_CHECK(cudaGetDeviceCount(&gpus));
+    if (gpus >= 2) WS_CHECK(cudaDeviceCanAccessPeer(&can, 0, 1));
+    if (!can) {
+      std::fprintf(stderr, "microbench_dram_inflight: --peer needs two GPUs with peer access (found %d)\n", gpus);
+      std::exit(2);
+    }
+    WS_CHECK(cudaDeviceEnablePeerAccess(1, 0));
+  }
+  WS_CHECK(cudaSetDevice(home));
+  WS_CHECK(cudaMalloc(&in, c.n * sizeof(float)));
+  fill<<<c.sms * 8, kThreads>>>(in, c.n, 1.f);
+  WS_CHECK(cudaDeviceSynchronize());
+  WS_CHECK(cudaSetDevice(0));
+  return in;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -127,12 +157,11 @@ int main(int argc, char** argv) {
   c.n = size_t{1} << log2_floats;
   c.repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
   c.sms = prop.multiProcessorCount;
-  WS_CHECK(cudaMalloc(&c.in, c.n * sizeof(float)));
+  c.peer = ws::arg_long(argc, argv, "peer", 0) != 0;
+  c.in = read_array(c);
   WS_CHECK(cudaMalloc(&c.out, c.n * sizeof(float)));
   WS_CHECK(cudaMalloc(&c.sink, static_cast<size_t>(c.sms) * 64 * 32 * sizeof(float)));
-  fill<<<c.sms * 8, kThreads>>>(c.in, c.n, 1.f);
-  WS_CHECK(cudaDeviceSynchronize());
-  std::printf("device %s sms %d floats_per_array %zu\n", prop.name, c.sms, c.n);
+  std::printf("device %s sms %d floats_per_array %zu%s\n", prop.name, c.sms, c.n, c.peer ? " read_from_gpu 1" : "");
   sweep<false>(c);
   sweep<true>(c);
   WS_CHECK(cudaFree(c.in));
