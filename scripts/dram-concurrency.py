@@ -4,6 +4,7 @@
     warpsim record --mode timeline -o t.wstrace -- ws_microbench_dram_inflight
     scripts/dram-concurrency.py [--warpsim BIN] t.wstrace t.log
     scripts/dram-concurrency.py t.wstrace t.log --bandwidth-ratio B --latency-ratio L   # another GPU's, derived
+    scripts/dram-concurrency.py --field peer_concurrency p.wstrace p.log   # recorded with --peer 1 (2 GPUs)
 
 Shipped recording: workloads/microbench_dram_inflight/traces/<gpu>/microbench_dram_inflight.timeline.{wstrace,log}.
 
@@ -64,10 +65,10 @@ def grid_points(warpsim, trace, bytes_per_array):
     return {key: bytes_per_array / statistics.median(ns) for key, ns in durations.items()}
 
 
-def textproto(points, bandwidth_ratio, latency_ratio):
+def textproto(points, field, bandwidth_ratio, latency_ratio):
     warps = sorted({w for _, w, _ in points})
     loads = sorted({u for _, _, u in points})
-    lines = ["  dram_concurrency {", f"    loads_per_warp: [{', '.join(str(u) for u in loads)}]"]
+    lines = [f"  {field} {{", f"    loads_per_warp: [{', '.join(str(u) for u in loads)}]"]
     for w in warps:
         def rates(copy):
             return ", ".join(f"{points[(copy, w, u)] * bandwidth_ratio:.1f}" for u in loads)
@@ -84,9 +85,11 @@ def main():
     parser.add_argument("--warpsim", default=str(ROOT / "build/sim/warpsim"))
     parser.add_argument("--bandwidth-ratio", type=float, default=1.0, help="B: other GPU's streaming rate / this one's")
     parser.add_argument("--latency-ratio", type=float, default=1.0, help="L: other GPU's DRAM latency / this one's")
+    parser.add_argument("--field", default="dram_concurrency", choices=["dram_concurrency", "peer_concurrency"],
+                        help="the MemorySpec field to print: peer_concurrency for a --peer 1 recording")
     args = parser.parse_args()
     points = grid_points(args.warpsim, args.trace, array_bytes(args.log))
-    print(textproto(points, args.bandwidth_ratio, args.latency_ratio))
+    print(textproto(points, args.field, args.bandwidth_ratio, args.latency_ratio))
 
 
 if __name__ == "__main__":

@@ -56,6 +56,7 @@ void check_latencies(const Latencies& latency, const FieldPath& at, IssueList& i
                                                 {"shared", latency.shared()}, {"l1_hit", latency.l1_hit()},
                                                 {"l2_hit", latency.l2_hit()}, {"dram", latency.dram()}};
   for (const auto& [name, value] : all) issues.positive(at.then(name), value);
+  issues.non_negative(at.then("peer"), latency.peer());  // 0: unmeasured
 }
 
 void check_memory(const MemorySpec& memory, const FieldPath& at, IssueList& issues) {
@@ -138,6 +139,7 @@ std::vector<Issue> check_gpu(const GpuSpec& gpu) {
   check_latencies(gpu.sm().latency_cycles(), root.then("sm").then("latency_cycles"), issues);
   check_memory(gpu.memory(), root.then("memory"), issues);
   check_dram_concurrency(gpu.memory().dram_concurrency(), root.then("memory").then("dram_concurrency"), issues);
+  check_dram_concurrency(gpu.memory().peer_concurrency(), root.then("memory").then("peer_concurrency"), issues);
   issues.non_negative(root.then("kernel_launch_overhead_us"), gpu.kernel_launch_overhead_us());
   check_launch_fits(gpu, root, issues);
   issues.non_negative(root.then("block_turnaround_ns"), gpu.block_turnaround_ns());

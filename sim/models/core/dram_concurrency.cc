@@ -46,12 +46,19 @@ double latency(const platform::DramConcurrency& grid, bool copy, const Bracket& 
 double dram_read_bytes_per_s(const platform::DramConcurrency& grid, const DramLoadsInFlight& loads) {
   if (grid.rows().empty() || grid.loads_per_warp().empty()) return 0;
   if (loads.lines_per_warp <= 0 || loads.lines_per_sm <= 0) return 0;
-  const double warps = loads.lines_per_sm / loads.lines_per_warp;
-  if (warps < grid.rows(0).warps_per_sm() || loads.lines_per_warp < grid.loads_per_warp(0)) return 0;
+  // Fewer lines a warp than the first column (loads that mostly hit the L2): as many lines in flight from fewer warps
+  // that each keep the first column's.
+  double per_warp = loads.lines_per_warp;
+  double warps = loads.lines_per_sm / per_warp;
+  if (per_warp < grid.loads_per_warp(0)) {
+    warps *= per_warp / grid.loads_per_warp(0);
+    per_warp = grid.loads_per_warp(0);
+  }
+  if (warps < grid.rows(0).warps_per_sm()) return 0;
   google::protobuf::RepeatedField<double> warp_axis;
   for (const platform::DramConcurrencyRow& row : grid.rows()) warp_axis.Add(row.warps_per_sm());
   const Bracket w = bracket(warp_axis, warps);
-  const Bracket u = bracket(grid.loads_per_warp(), loads.lines_per_warp);
+  const Bracket u = bracket(grid.loads_per_warp(), per_warp);
   const double read = latency(grid, false, w, u);
   const double copy = latency(grid, true, w, u);
   const double seconds = std::lerp(read, copy, std::min(1.0, 2 * loads.write_share));

@@ -5,8 +5,9 @@
 // time in DRAM at that load. The grid is interpolated in that latency (bilinear in log2 W and log2 U), between reads
 // alone and the reads of a 1:1 copy by the write share, and the rate is then lines in flight x 128 B / latency.
 //
-// Below the grid's first row the DRAM is lightly loaded: no bound (the latency path, at the unloaded latency, rules
-// there); above its last row or column the last one's latency holds.
+// Fewer lines a warp than the grid's first column count as the same lines in flight from fewer warps with the first
+// column's each. Below the grid's first row the DRAM is lightly loaded: no bound (the latency path, at the unloaded
+// latency, rules there); above its last row or column the last one's latency holds.
 #include "platform.pb.h"
 
 namespace warpsim::models {

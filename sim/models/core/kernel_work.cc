@@ -7,6 +7,10 @@
 namespace warpsim::models {
 namespace {
 
+// The links metrics of a GPU without NVLink: CUPTI hands back 2^63 for nvlrx__bytes (every single-GPU H100 and H200
+// recording with the links metrics, e.g. vendor_libs and the host-memory sweeps), not a count. Such a value is none.
+uint64_t nvlink_bytes(uint64_t recorded) { return recorded >= (uint64_t{1} << 63) ? 0 : recorded; }
+
 // Thread instructions of a 32-lane class become warp instructions at full warps: a lower bound under divergence.
 constexpr double kThreadsPerWarp = 32;
 
@@ -85,7 +89,9 @@ KernelWork kernel_work(const KernelCounters& counters) {
   // Either counter may miss a kernel's peer reads: on H200 an SM loading from the peer GPU's memory left the local
   // L2's peer aperture at 0 sectors while NVLink received 302 MB (remote_access_sweep, 100% remote), so the larger
   // of the two counts. NVLink bytes include the link's protocol (302 MB received for 268 MB read).
-  work.peer_bytes = std::max<uint64_t>(m.l2_peer_sectors() * kSectorBytes, m.nvlink_rx_bytes());
+  work.peer_bytes = std::max<uint64_t>(m.l2_peer_sectors() * kSectorBytes, nvlink_bytes(m.nvlink_rx_bytes()));
+  work.peer_read_bytes = std::max(as_double(m.l2_peer_sectors() * kSectorBytes),
+                                  as_double(nvlink_bytes(m.nvlink_rx_bytes())) / kNvlinkReceivedPerByteRead);
   // Host memory a kernel reads directly (zero-copy): the PCIe bytes it received (pcie__read_bytes, the links
   // metrics), protocol included as for NVLink. workloads/remote_access --remote host (H100): 293 MB received for 268 MB
   // read; a kernel that reads no host memory receives 0-7 KB. lts__t_sectors_aperture_sysmem is not used: under the

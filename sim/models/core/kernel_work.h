@@ -51,12 +51,20 @@ struct KernelWork {
   // time linear in requests and sectors gives the same answer for any mix, two-sector requests included. Unset in
   // traces recorded before 2026-11-26's counters.
   std::optional<double> l2_single_sector_read_bytes;
-  uint64_t peer_bytes = 0;    // the larger of lts__t_sectors_aperture_peer * 32 and nvlrx__bytes (kernel_work.cc)
+  uint64_t peer_bytes = 0;  // the larger of lts__t_sectors_aperture_peer * 32 and nvlrx__bytes (kernel_work.cc)
+  // What the kernel's loads read from a peer GPU, without the link's protocol: the larger of the peer aperture's
+  // bytes and nvlrx__bytes / kNvlinkReceivedPerByteRead.
+  double peer_read_bytes = 0;
   uint64_t sysmem_bytes = 0;  // host memory read directly (zero-copy): pcie__read_bytes, where recorded
 };
 
 /// Bytes in one L2 sector: the aperture counters count sectors.
 inline constexpr uint64_t kSectorBytes = 32;
+
+/// NVLink bytes received per byte a kernel reads from a peer GPU (the link's protocol): MEASURED 1.128, the median
+/// over 192 kernels of ws_microbench_dram_inflight --peer 1 recorded with the links metrics on 2xH100 (2026-11-26;
+/// workloads/remote_access's 100%-remote kernels: 302.5 MB received for 268.4 MB read, 1.127).
+inline constexpr double kNvlinkReceivedPerByteRead = 1.128;
 
 /// Sectors of a coalesced warp request, 32 threads x 4 bytes to consecutive addresses: one 128-byte line.
 inline constexpr double kSectorsPerCoalescedRequest = 4;

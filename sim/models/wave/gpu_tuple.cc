@@ -54,6 +54,7 @@ MemoryLatencies memory_latencies(const platform::SmSpec& sm) {
   m.l1 = lat.l1_hit();
   m.l2 = lat.l2_hit();
   m.dram = lat.dram();
+  m.peer = lat.peer() > 0 ? lat.peer() : lat.dram();  // unmeasured: a remote load waits like a local DRAM one
   m.shared = lat.shared();
   // A request whose threads touch warp_size different lines takes warp_size / (lines per clock) clocks of the L1;
   // its last sector leaves that many clocks minus one after the first.
@@ -96,6 +97,7 @@ GpuTuple gpu_tuple(const platform::GpuSpec& gpu) {
   t.band = bandwidths(gpu, rates);
   t.block_turnaround = gpu.block_turnaround_ns() * 1e-9 * rates.clock_hz;
   t.dram_concurrency = gpu.memory().dram_concurrency();
+  t.peer_concurrency = gpu.memory().peer_concurrency();
   return t;
 }
 

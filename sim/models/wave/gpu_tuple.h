@@ -57,6 +57,7 @@ struct GpuTuple {
   BlockRule blocks = BlockRule::kDispatchFirst;
   double block_turnaround = 0;                 // cycles a block slot stays empty between two blocks (0: unmeasured)
   platform::DramConcurrency dram_concurrency;  // empty: unmeasured, no concurrency bound
+  platform::DramConcurrency peer_concurrency;  // the same for a peer GPU's memory over NVLink
 };
 
 /// m_gpu for `gpu`; see README.md for where each number comes from.

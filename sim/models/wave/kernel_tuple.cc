@@ -85,11 +85,20 @@ WarpTraffic traffic_per_warp(const KernelWork& work, double uncoal_share, double
       work.l2_single_sector_read_bytes ? *work.l2_single_sector_read_bytes / warps : t.l2_bytes * uncoal_share;
   t.dram_bytes = as_double(work.dram_bytes) / warps;
   t.dram_read_bytes = as_double(work.dram_read_bytes) / warps;
+  t.peer_read_bytes = work.peer_read_bytes / warps;
   t.dram_partial_write_bytes = as_double(work.dram_partial_write_bytes) / warps;
   t.uncoal_bytes = t.l1_bytes * uncoal_share;
   t.l2_slice_atomic_sectors = work.l2_slice_atomic_sectors / warps;
   if (work.lg_data_wavefronts) t.lg_data_wavefronts = *work.lg_data_wavefronts / warps;
   return t;
+}
+
+// Of the loads that miss L1, the share a peer GPU serves: its bytes against the local L2's read bytes. Remote loads
+// bypass the local L2 (remote_access_sweep on 2xH100 and 2xH200: the L2's read sectors fall as the remote share
+// grows, its peer aperture stays 0, NVLink receives the rest).
+double peer_share(const MemoryTraffic& m, double peer_read_bytes) {
+  const double local = as_double(m.l2_read_sectors()) * static_cast<double>(kSectorBytes);
+  return peer_read_bytes > 0 ? peer_read_bytes / (peer_read_bytes + local) : 0;
 }
 
 }  // namespace
@@ -100,10 +109,12 @@ HitFractions hit_fractions(const KernelCounters& counters) {
   // loads find there (stores always hit: load_hits.h).
   const double l1_hit = m.has_l1_hit_rate_pct() ? fraction(m.l1_hit_rate_pct()) : 0;
   const double l2_hit = l2_load_hit_fraction(m).value_or(0);
+  const double peer = peer_share(m, kernel_work(counters).peer_read_bytes);
   HitFractions h;
   h.l1 = l1_hit;
-  h.l2 = (1 - l1_hit) * l2_hit;
-  h.dram = (1 - l1_hit) * (1 - l2_hit);
+  h.l2 = (1 - l1_hit) * (1 - peer) * l2_hit;
+  h.dram = (1 - l1_hit) * (1 - peer) * (1 - l2_hit);
+  h.peer = (1 - l1_hit) * peer;
   h.uncoal = uncoalesced_share(counters);
   return h;
 }

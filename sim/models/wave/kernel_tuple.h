@@ -32,6 +32,7 @@ struct WarpTraffic {
   double l2_scattered_bytes = 0;        // of l2_bytes, those of scattered requests (the uncoalesced share)
   double dram_bytes = 0;                // dram read + write
   double dram_read_bytes = 0;           // of dram_bytes, the reads
+  double peer_read_bytes = 0;           // read from a peer GPU's memory (kernel_work.h)
   double dram_partial_write_bytes = 0;  // of dram_bytes, partial-sector stores' fills and write-backs (kernel_work.h)
   double uncoal_bytes = 0;              // the sectors beyond 4 per request, in bytes
   double l2_slice_atomic_sectors = 0;   // this warp's share of the busiest L2 slice's atomic sectors

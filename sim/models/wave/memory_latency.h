@@ -12,23 +12,26 @@ struct MemoryLatencies {
   double dram = 0;          // DRAM
   double shared = 0;        // shared memory
   double uncoal_extra = 0;  // cycles an uncoalesced request adds to the level mix
+  double peer = 0;          // a peer GPU's memory over NVLink
 };
 
-/// Where a kernel's global/local requests are served, as fractions of its requests (l1 + l2 + dram = 1).
+/// Where a kernel's global/local requests are served, as fractions of its requests (l1 + l2 + dram + peer = 1).
 struct HitFractions {
   double l1 = 0;
   double l2 = 0;
   double dram = 1;
   double uncoal = 0;  // share of the requests' sectors that coalesced requests would not need
+  double peer = 0;    // a peer GPU's memory (remote loads bypass the local L2)
 };
 
 /// lat_sm: the average latency of one global/local load on an SM.
 double average_load_latency(const MemoryLatencies& lat, const HitFractions& hits);
 
-/// The expected latency of the slowest of `loads` global loads a warp waits for together, each served by L1, L2 or
-/// DRAM independently with the hit fractions: a group waits as long as its slowest load, so one miss among hits
-/// costs the group a DRAM round trip. P(slowest <= l1) = l1^n, P(slowest <= l2) = (l1 + l2)^n; `loads` may be
-/// fractional (a mean over the code's stall points). One load: lat_sm.
+/// The expected latency of the slowest of `loads` global loads a warp waits for together, each served by L1, L2,
+/// DRAM or a peer GPU independently with the hit fractions: a group waits as long as its slowest load, so one miss
+/// among hits costs the group a DRAM round trip. P(slowest <= l1) = l1^n, P(slowest <= l2) = (l1 + l2)^n,
+/// P(slowest <= dram) = (l1 + l2 + dram)^n; `loads` may be fractional (a mean over the code's stall points). One
+/// load: lat_sm.
 double group_load_latency(const MemoryLatencies& lat, const HitFractions& hits, double loads);
 
 }  // namespace warpsim::models::wave

@@ -16,24 +16,25 @@ struct NamedLevel {
   Level level;
 };
 
-// DRAM read bytes per clock at the concurrency a wave of `warps_gpu` warps keeps (dram_concurrency.h), pipelined
-// blocks only; 0 (no bound) otherwise. A warp waits on its global loads in groups (the compiler's loads per stall, at
-// most its loads), each load bringing its share of the kernel's DRAM reads.
-double dram_concurrency_bandwidth(const KernelTuple& k, const GpuTuple& gpu, double warps_gpu) {
-  const WarpTraffic& t = k.traffic;
-  if (gpu.blocks != BlockRule::kPipelined || k.mix.global_loads <= 0 || t.dram_bytes <= 0) return 0;
+// Read bytes per clock that a memory behind `grid` (the GPU's DRAM, or a peer GPU's over NVLink) serves at the
+// concurrency a wave of `warps_gpu` warps keeps (dram_concurrency.h), pipelined blocks only; 0 (no bound) otherwise.
+// A warp waits on its global loads in groups (the compiler's loads per stall, at most its loads), each load bringing
+// its share of the `read_bytes` a warp reads from that memory.
+double concurrency_bandwidth(const KernelTuple& k, const GpuTuple& gpu, const platform::DramConcurrency& grid,
+                             double warps_gpu, double read_bytes, double write_share) {
+  if (gpu.blocks != BlockRule::kPipelined || k.mix.global_loads <= 0 || read_bytes <= 0) return 0;
   const double loads_per_stall = k.schedule ? k.schedule->global_loads_per_stall : 1;
-  const double lines_per_load = t.dram_read_bytes / k.mix.global_loads / kDramLineBytes;
+  const double lines_per_load = read_bytes / k.mix.global_loads / kDramLineBytes;
   DramLoadsInFlight loads;
   loads.lines_per_warp = std::min(loads_per_stall, k.mix.global_loads) * lines_per_load;
   loads.lines_per_sm = warps_gpu * loads.lines_per_warp / std::max<uint32_t>(gpu.sm_count, 1);
-  loads.write_share = 1 - t.dram_read_bytes / t.dram_bytes;
-  return dram_read_bytes_per_s(gpu.dram_concurrency, loads) / gpu.clock_hz;
+  loads.write_share = write_share;
+  return dram_read_bytes_per_s(grid, loads) / gpu.clock_hz;
 }
 
 // In the paper's order (L1, L2, DRAM, uncoalesced), shared memory first: it shares the L1's data stage; then the
-// busiest L2 slice's atomics, which wait like L2 hits, and DRAM's reads at the wave's concurrency.
-std::array<NamedLevel, 7> levels(const KernelTuple& k, const GpuTuple& gpu, const WaveShape& shape) {
+// busiest L2 slice's atomics, which wait like L2 hits, and DRAM's and a peer GPU's reads at the wave's concurrency.
+std::array<NamedLevel, 8> levels(const KernelTuple& k, const GpuTuple& gpu, const WaveShape& shape) {
   const double warps_sm = shape.blocks_per_sm * k.warps_per_block;
   const double warps_gpu = shape.blocks * k.warps_per_block;
   const WarpTraffic& t = k.traffic;
@@ -47,6 +48,7 @@ std::array<NamedLevel, 7> levels(const KernelTuple& k, const GpuTuple& gpu, cons
       streaming_equivalent_bytes(t.dram_bytes, t.dram_partial_write_bytes, gpu.band.dram, gpu.band.dram_scattered);
   // Scattered requests' sectors, one per line, at the L2's single-sector rate (workloads/microbench_l2_scatter).
   const double l2 = streaming_equivalent_bytes(t.l2_bytes, t.l2_scattered_bytes, gpu.band.l2, gpu.band.l2_scattered);
+  const double dram_write_share = t.dram_bytes > 0 ? 1 - t.dram_read_bytes / t.dram_bytes : 0;
   return {{
       {t.lg_data_wavefronts ? "l1 data stage" : "shared bandwidth",
        {&MemoryLatencies::shared, warps_sm * data_stage, gpu.band.shared_per_sm}},
@@ -58,7 +60,12 @@ std::array<NamedLevel, 7> levels(const KernelTuple& k, const GpuTuple& gpu, cons
       // One slice serves every atomic to its addresses: the wave's share of the busiest slice's sectors at its rate.
       {"l2 slice atomics", {&MemoryLatencies::l2, warps_gpu * t.l2_slice_atomic_sectors, gpu.band.l2_slice_atomics}},
       {"dram concurrency",
-       {&MemoryLatencies::dram, warps_gpu * t.dram_read_bytes, dram_concurrency_bandwidth(k, gpu, warps_gpu)}},
+       {&MemoryLatencies::dram, warps_gpu * t.dram_read_bytes,
+        concurrency_bandwidth(k, gpu, gpu.dram_concurrency, warps_gpu, t.dram_read_bytes, dram_write_share)}},
+      // A peer's reads: the local writes of a copy from it do not slow them (microbench_dram_inflight --peer 1).
+      {"peer concurrency",
+       {&MemoryLatencies::peer, warps_gpu * t.peer_read_bytes,
+        concurrency_bandwidth(k, gpu, gpu.peer_concurrency, warps_gpu, t.peer_read_bytes, 0)}},
   }};
 }
 

@@ -172,6 +172,18 @@ TEST(GpuValidation, DramConcurrencyRowWithMissingOrNonPositiveRatesIsAnIssue) {
   EXPECT_TRUE(names_field(issues, "memory.dram_concurrency.rows[1].copy_read_gb_per_s[0]"));
 }
 
+TEST(GpuValidation, PeerGridAndLatencyFollowTheSameRules) {
+  GpuSpec gpu = h100_like();
+  DramConcurrency& grid = *gpu.mutable_memory()->mutable_peer_concurrency() = dram_grid();
+  gpu.mutable_sm()->mutable_latency_cycles()->set_peer(2105);
+  EXPECT_TRUE(check_gpu(gpu).empty());
+  grid.mutable_rows(0)->set_warps_per_sm(-8);
+  gpu.mutable_sm()->mutable_latency_cycles()->set_peer(-1);
+  const std::vector<Issue> issues = check_gpu(gpu);
+  EXPECT_TRUE(names_field(issues, "memory.peer_concurrency.rows[0].warps_per_sm"));
+  EXPECT_TRUE(names_field(issues, "sm.latency_cycles.peer"));
+}
+
 TEST(GpuValidation, DramConcurrencyColumnsWithoutRowsIsAnIssue) {
   GpuSpec gpu = h100_like();
   gpu.mutable_memory()->mutable_dram_concurrency()->add_loads_per_warp(1);

@@ -55,9 +55,15 @@ TEST(DramConcurrency, AQuarterWrittenIsHalfwayToTheCopyInLatency) {
   EXPECT_NEAR(gb_per_s(32, 4, 0.25), 32 * 4 * kDramLineBytes / l, 1e-9);
 }
 
+// 32 warps with half a line each (loads that mostly hit the L2): the 16 lines in flight of 16 warps with one each.
+TEST(DramConcurrency, LessThanALineAWarpIsFewerWarps) {
+  EXPECT_NEAR(gb_per_s(32, 0.5), gb_per_s(16, 1), 1e-9);
+  EXPECT_GT(gb_per_s(32, 0.5), 0);
+}
+
 TEST(DramConcurrency, BelowTheGridNoBound) {
-  EXPECT_EQ(gb_per_s(4, 1), 0);     // fewer warps than the first row: the latency path rules
-  EXPECT_EQ(gb_per_s(16, 0.5), 0);  // half a line per warp (L2 hits): likewise
+  EXPECT_EQ(gb_per_s(4, 1), 0);      // fewer warps than the first row: the latency path rules
+  EXPECT_EQ(gb_per_s(16, 0.25), 0);  // a quarter line per warp: 4 lines in flight, likewise
   EXPECT_EQ(dram_read_bytes_per_s(platform::DramConcurrency{}, {64, 1, 0}), 0);  // unmeasured GPU
 }
 

@@ -57,6 +57,23 @@ TEST(KernelWork, PeerReadsThatBypassTheLocalL2CountFromNvlink) {
   EXPECT_EQ(kernel_work(c).peer_bytes, 302'500'000u);
 }
 
+// What the loads read, without the link's protocol: NVLink's bytes over the measured 1.128 received per byte read.
+TEST(KernelWork, PeerReadBytesLeaveTheLinksProtocolOut) {
+  KernelCounters c;
+  c.mutable_memory()->set_nvlink_rx_bytes(1'128'000);
+  EXPECT_DOUBLE_EQ(kernel_work(c).peer_read_bytes, 1'000'000);
+  c.mutable_memory()->set_l2_peer_sectors(100'000);  // the aperture's 3.2 MB, where it saw more
+  EXPECT_DOUBLE_EQ(kernel_work(c).peer_read_bytes, 3'200'000);
+}
+
+// A GPU without NVLink: CUPTI's links metrics give 2^63, which is no count.
+TEST(KernelWork, NvlinkBytesOfAGpuWithoutNvlinkAreNone) {
+  KernelCounters c;
+  c.mutable_memory()->set_nvlink_rx_bytes(uint64_t{1} << 63);
+  EXPECT_EQ(kernel_work(c).peer_bytes, 0u);
+  EXPECT_DOUBLE_EQ(kernel_work(c).peer_read_bytes, 0);
+}
+
 TEST(KernelWork, SysmemApertureSectorsAreTheProfilersNotTheKernels) {
   KernelCounters c;
   c.mutable_memory()->set_l2_sysmem_sectors(21605);  // what every kernel shows under the range profiler on H100

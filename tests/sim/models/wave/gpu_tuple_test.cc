@@ -47,6 +47,15 @@ TEST(WaveGpuTuple, LatenciesComeFromTheSpec) {
   EXPECT_DOUBLE_EQ(t.memory.uncoal_extra, 31);  // 32 lines at 1 per clock: the last 31 clocks after the first
 }
 
+// A GPU whose peer loads were never measured sends them to its DRAM latency; a measured one keeps its own.
+TEST(WaveGpuTuple, PeerLatencyIsTheDramsWhereUnmeasured) {
+  platform::GpuSpec gpu = testing::h100();
+  gpu.mutable_sm()->mutable_latency_cycles()->set_peer(0);
+  EXPECT_DOUBLE_EQ(gpu_tuple(gpu).memory.peer, gpu.sm().latency_cycles().dram());
+  gpu.mutable_sm()->mutable_latency_cycles()->set_peer(2105);
+  EXPECT_DOUBLE_EQ(gpu_tuple(gpu).memory.peer, 2105);
+}
+
 TEST(WaveGpuTuple, BandwidthsAreBytesPerSmCycle) {
   platform::GpuSpec gpu = testing::h100();
   gpu.mutable_memory()->set_l2_bandwidth_gb_per_s(3960);
@@ -55,7 +64,7 @@ TEST(WaveGpuTuple, BandwidthsAreBytesPerSmCycle) {
   EXPECT_DOUBLE_EQ(t.band.shared_per_sm, 1);
   EXPECT_DOUBLE_EQ(t.band.l2, 2000);                          // 3960 GB/s at 1.98 GHz
   EXPECT_DOUBLE_EQ(t.band.dram, 3352 * 0.92 * 1e9 / 1980e6);  // at the streaming efficiency
-  EXPECT_DOUBLE_EQ(t.band.uncoal_per_sm, 32);  // one 32-byte sector of one line per clock
+  EXPECT_DOUBLE_EQ(t.band.uncoal_per_sm, 32);                 // one 32-byte sector of one line per clock
   gpu.mutable_sm()->set_l1_scattered_lines_per_cycle(4);
   EXPECT_DOUBLE_EQ(gpu_tuple(gpu).band.uncoal_per_sm, 128);
   EXPECT_DOUBLE_EQ(gpu_tuple(gpu).memory.uncoal_extra, 7);

@@ -75,6 +75,20 @@ TEST(WaveKernelTuple, HitFractionsSplitRequestsOverLevels) {
   EXPECT_DOUBLE_EQ(h.dram, 0.1);
 }
 
+// A quarter of the L1 misses' bytes come from the peer GPU (NVLink, protocol taken out), the rest from the local L2.
+TEST(WaveKernelTuple, PeerReadsTakeTheirShareOfTheL1Misses) {
+  KernelCounters c;
+  c.mutable_memory()->set_l1_hit_rate_pct(50);
+  c.mutable_memory()->set_l2_hit_rate_pct(80);
+  c.mutable_memory()->set_l2_read_sectors(3000);    // 96,000 bytes
+  c.mutable_memory()->set_nvlink_rx_bytes(36'096);  // 32,000 bytes read
+  const HitFractions h = hit_fractions(c);
+  EXPECT_DOUBLE_EQ(h.l1, 0.5);
+  EXPECT_DOUBLE_EQ(h.peer, 0.5 * 0.25);
+  EXPECT_DOUBLE_EQ(h.l2, 0.5 * 0.75 * 0.8);
+  EXPECT_NEAR(h.dram, 0.5 * 0.75 * 0.2, 1e-15);
+}
+
 TEST(WaveKernelTuple, MissingHitRatesSendEveryRequestToDram) {
   const HitFractions h = hit_fractions(KernelCounters{});
   EXPECT_DOUBLE_EQ(h.l1, 0);

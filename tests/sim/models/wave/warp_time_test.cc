@@ -60,10 +60,10 @@ TEST(WaveWarpTime, ACompilerScheduleReplacesTheAllDependentPath) {
   KernelTuple k = fma_warp(100);
   k.schedule = CompilerSchedule{1.5, 20};
   EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), 100 * 1.5);
-  k.mix.shared_loads = 2;                         // shared latency 29: 9 cycles left after a cover of 20
+  k.mix.shared_loads = 2;  // shared latency 29: 9 cycles left after a cover of 20
   k.mix.issued[index(InstClass::kLsu)] = 2;
   EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), 102 * 1.5 + 2 * 9);
-  k.schedule->cover_cycles = 100;                 // fully covered
+  k.schedule->cover_cycles = 100;  // fully covered
   EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), 102 * 1.5);
 }
 
@@ -80,6 +80,17 @@ TEST(WaveWarpTime, LoadsInFlightTogetherWaitForTheSlowest) {
   EXPECT_DOUBLE_EQ(group_load_latency(lat, k.hits, 2), slowest);
   EXPECT_DOUBLE_EQ(warp_time(k, kGpu, lat), slowest);  // no issued instructions counted: the wait alone
   EXPECT_GT(slowest, average_load_latency(lat, k.hits));
+}
+
+// With a peer share, a group waits a peer round trip unless every load stays local: 1 - 0.75^2 of the time here.
+TEST(WaveWarpTime, ARemoteLoadAmongLocalOnesMakesTheGroupWaitForThePeer) {
+  MemoryLatencies lat = kGpu.memory;
+  lat.peer = 2000;
+  HitFractions hits{0.5, 0.25, 0, 0};
+  hits.peer = 0.25;
+  const double slowest = 0.25 * lat.l1 + (0.5625 - 0.25) * lat.l2 + (1 - 0.5625) * lat.peer;
+  EXPECT_DOUBLE_EQ(group_load_latency(lat, hits, 2), slowest);
+  EXPECT_DOUBLE_EQ(average_load_latency(lat, hits), 0.5 * lat.l1 + 0.25 * lat.l2 + 0.25 * lat.peer);
 }
 
 TEST(WaveWarpTime, OneLoadInFlightWaitsTheAverageLatency) {
