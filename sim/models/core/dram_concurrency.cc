@@ -13,14 +13,15 @@ struct Bracket {
   double fraction = 0;
 };
 
-template <typename Axis>
-Bracket bracket(const Axis& axis, double x) {
-  const int last = axis.size() - 1;
-  if (x <= axis.Get(0)) return {0, 0};
-  if (x >= axis.Get(last)) return {last, 0};
+// `at(i)` is the axis' i-th value, i in [0, size).
+template <typename At>
+Bracket bracket(int size, const At& at, double x) {
+  const int last = size - 1;
+  if (x <= at(0)) return {0, 0};
+  if (x >= at(last)) return {last, 0};
   int i = 0;
-  while (axis.Get(i + 1) < x) ++i;
-  return {i, std::log2(x / axis.Get(i)) / std::log2(axis.Get(i + 1) / axis.Get(i))};
+  while (at(i + 1) < x) ++i;
+  return {i, std::log2(x / at(i)) / std::log2(at(i + 1) / at(i))};
 }
 
 // Little's law at one grid point: its lines in flight per SM x 128 B / its rate (the SM count cancels out when the
@@ -55,10 +56,10 @@ double dram_read_bytes_per_s(const platform::DramConcurrency& grid, const DramLo
     per_warp = grid.loads_per_warp(0);
   }
   if (warps < grid.rows(0).warps_per_sm()) return 0;
-  google::protobuf::RepeatedField<double> warp_axis;
-  for (const platform::DramConcurrencyRow& row : grid.rows()) warp_axis.Add(row.warps_per_sm());
-  const Bracket w = bracket(warp_axis, warps);
-  const Bracket u = bracket(grid.loads_per_warp(), per_warp);
+  const Bracket w = bracket(
+      grid.rows_size(), [&](int i) { return grid.rows(i).warps_per_sm(); }, warps);
+  const Bracket u = bracket(
+      grid.loads_per_warp_size(), [&](int i) { return grid.loads_per_warp(i); }, per_warp);
   const double read = latency(grid, false, w, u);
   const double copy = latency(grid, true, w, u);
   const double seconds = std::lerp(read, copy, std::min(1.0, 2 * loads.write_share));
