@@ -49,14 +49,4 @@ float median_launch_ms(Launch launch, int repeat) {
   return median(ms);
 }
 
-/// A 32-bit integer hash (lowbias32): pseudo-random addresses that device code and the host's checks agree on.
-__host__ __device__ inline unsigned lowbias32(unsigned x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
-
 }  // namespace ws

@@ -27,6 +27,16 @@
 
 namespace ws {
 
+/// A 32-bit integer hash (lowbias32): pseudo-random addresses that device code and the host's checks agree on.
+__host__ __device__ inline unsigned lowbias32(unsigned x) {
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  x ^= x >> 16;
+  return x;
+}
+
 /// Reads "--name=value" or "--name value" from argv; returns `fallback` when absent.
 inline long arg_long(int argc, char** argv, const char* name, long fallback) {
   const std::size_t n = std::strlen(name);

@@ -40,16 +40,6 @@ constexpr unsigned kMask65536 = 65535u;  // 65536 counters
 
 using ws::DeviceBuffer;
 
-/// A 32-bit integer mix (the "lowbias32" hash): consecutive thread indices map to unrelated counters.
-__host__ __device__ inline unsigned mix(unsigned x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
-
 /// The value thread i adds: 1..16, so that no two neighbouring adds are alike and the sums stay far below 2^32.
 __host__ __device__ inline unsigned add_value(unsigned i) { return (i & 15u) + 1u; }
 
@@ -61,7 +51,7 @@ __host__ __device__ inline unsigned add_value(unsigned i) { return (i & 15u) + 1
 
 __device__ __forceinline__ void add_to_counter(unsigned* __restrict__ counters, unsigned mask, unsigned adds) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < adds) atomicAdd(&counters[mix(i) & mask], add_value(i));
+  if (i < adds) atomicAdd(&counters[ws::lowbias32(i) & mask], add_value(i));
 }
 
 __global__ void atomic_one_address(unsigned* __restrict__ counters, unsigned mask, unsigned adds) {
@@ -150,7 +140,7 @@ int main(int argc, char** argv) {
   std::vector<unsigned> want[kVariants];
   for (int v = 0; v < kVariants; ++v) want[v].assign(variants[v].mask + 1u, 0u);
   for (unsigned i = 0; i < adds; ++i) {
-    const unsigned h = mix(i);
+    const unsigned h = ws::lowbias32(i);
     const unsigned value = add_value(i);
     for (int v = 0; v < kVariants; ++v) {
       if (i < variants[v].adds) want[v][h & variants[v].mask] += value;

@@ -52,16 +52,6 @@ __global__ void gather_sequential(const float* __restrict__ in, const unsigned* 
 // ---------------------------------------------------------------------------------------------------------------
 // Host side.
 
-/// A 32-bit integer mix (the "lowbias32" hash).
-unsigned mix(unsigned x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
-
 int usage(const char* message) {
   std::fprintf(stderr, "ws_gather: %s\nusage: ws_gather [--log2-n L (10..26)] [--repeat R]\n", message);
   return 2;
@@ -82,7 +72,7 @@ int main(int argc, char** argv) {
   std::vector<unsigned> host_idx_random(n);
   std::vector<unsigned> host_idx_sequential(n);
   for (unsigned i = 0; i < n; ++i) {
-    host_idx_random[i] = mix(i) & (n - 1u);  // n is a power of two
+    host_idx_random[i] = ws::lowbias32(i) & (n - 1u);  // n is a power of two
     host_idx_sequential[i] = i;
   }
 
