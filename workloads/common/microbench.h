@@ -1,6 +1,6 @@
 #pragma once
 // Shared by the mechanism microbenchmarks (workloads/microbench_*): the clock their cycles are counted at, the
-// median CUDA-event time of repeated launches after a warm-up, and the integer hash their pseudo-random addresses use.
+// median CUDA-event time of repeated launches after a warm-up.
 
 #include <cuda_runtime.h>
 

@@ -1,6 +1,6 @@
 #pragma once
-// Shared by every workload: error checks, CUDA-event timing of each kernel launch, a uniform report, and a tiny
-// argument reader. Each workload checks its own result against a CPU reference and exits non-zero if it is wrong.
+// Shared by every workload: error checks, CUDA-event timing of each kernel launch, a uniform report, a tiny
+// argument reader, and the integer hash pseudo-random indices use. Each workload checks its own result against a CPU reference and exits non-zero if it is wrong.
 //
 // Output (stdout), one line per measurement, easy to grep and to parse:
 //   timing <workload> <kernel-label> <launch-index> <milliseconds>
