@@ -43,16 +43,20 @@ bool reads_global(const KernelCounters& c) {
   return w.global_ld() + w.global_atom() + w.ldgsts() + w.tma() > 0;
 }
 
-// The read-modify-write traffic of partial-sector stores: DRAM's read sectors beyond the L2's read sectors, read once
-// and written back once (kernel_work.h). The L2's read count is an upper bound on the reads that can miss (on
-// GH100 it counts a far-partition access in both partitions), so this does not take ordinary read misses, even with
-// the L2 fetching two sectors per miss, for write fills: workloads/microbench_dram_pattern's random and column-walk
-// gathers read 0.95-1.0 DRAM sectors per L2 read sector, its scattered stores 5.7-6.0.
+// The read-modify-write traffic of partial-sector stores, read once and written back once (kernel_work.h): the L2's
+// write-miss sectors, or DRAM's read sectors beyond the L2's read sectors where that is more. The write-miss count
+// sees fills that reads hide: local_spill's local_array_shuffle (H100) has 18.6 M write-miss sectors while its
+// DRAM reads (71.7 M sectors) stay below its L2 reads (104.5 M, many of them L2 hits). The L2's read count is an
+// upper bound on the reads that can miss (on GH100 it counts a far-partition access in both partitions), so the
+// excess does not take ordinary read misses, even with the L2 fetching two sectors per miss, for write fills:
+// workloads/microbench_dram_pattern's random and column-walk gathers read 0.95-1.0 DRAM sectors per L2 read sector,
+// its scattered stores 5.7-6.0 (63.9-67.0 M write-miss sectors for 59.7-62.9 M of excess).
 uint64_t partial_write_bytes(const MemoryTraffic& m) {
   if (!m.has_l2_read_sectors() || !m.has_dram_read_bytes()) return 0;
   const uint64_t dram_read_sectors = m.dram_read_bytes() / kSectorBytes;
-  if (dram_read_sectors <= m.l2_read_sectors()) return 0;
-  const uint64_t fills = dram_read_sectors - m.l2_read_sectors();
+  const uint64_t excess = dram_read_sectors > m.l2_read_sectors() ? dram_read_sectors - m.l2_read_sectors() : 0;
+  const uint64_t fills = std::max<uint64_t>(excess, m.l2_device_write_miss_sectors());
+  if (fills == 0) return 0;
   return std::min(2 * fills * kSectorBytes, m.dram_read_bytes() + m.dram_write_bytes());
 }
 

@@ -40,8 +40,10 @@ struct KernelWork {
   uint64_t dram_read_bytes = 0;  // of dram_bytes, dram__bytes_read
   // Of dram_bytes, the read-modify-write of partial-sector stores that missed in the L2: the L2 reads such a sector
   // from DRAM and later writes it back, two random single-sector accesses (workloads/microbench_dram_pattern). The
-  // fills are the sectors DRAM read beyond every sector the L2 was asked to read (no read asks for them); each counts
-  // twice, once read and once written back. 0 where the kernel's reads cover its DRAM reads.
+  // fills are the larger of the L2's write-miss sectors (lts__t_sectors_aperture_device_op_write_lookup_miss; stores
+  // that cover their sectors are not counted: microbench_dram_pattern's whole-line stores to 256 MiB show 0) and the
+  // sectors DRAM read beyond every sector the L2 was asked to read (no read asks for them; the only measure in traces
+  // without the write-miss counter). Each counts twice, once read and once written back.
   uint64_t dram_partial_write_bytes = 0;
   uint64_t l2_bytes = 0;  // lts__t_bytes
   // Of the reads the L1/TEX sent the L2, the bytes in requests of one sector each, taking the requests as a mix of
