@@ -7,7 +7,8 @@
 # and prints one summary line per recording. A failing workload is reported and the others still run.
 #   scripts/record-traces.sh [--manifest FILE] [--no-build] OUT_DIR [MODES] [NAME_REGEX]
 # MODES: any of "timeline", "counters" (instruction mix and L1/L2/DRAM traffic), "links" (counters mode, NVLink and
-# PCIe bytes), "tensor" (counters mode, tensor-core operations by type), e.g. "timeline counters".
+# PCIe bytes), "tensor" (counters mode, tensor-core operations by type), "cache" (counters mode, DRAM bytes and L2
+# misses in one pass, as the program left the L2), e.g. "timeline counters cache".
 set -uo pipefail
 manifest=workloads/manifest.txt build=1
 while [ $# -gt 0 ]; do
@@ -44,6 +45,7 @@ while read -r name need args; do
     case "$mode" in
       links) how=(--mode counters --metrics links) ;;
       tensor) how=(--mode counters --metrics tensor) ;;
+      cache) how=(--mode counters --metrics cache) ;;
       *) how=(--mode "$mode") ;;
     esac
     timeout --kill-after=10 "${WARPSIM_RECORD_TIMEOUT:-1800}" $warpsim record "${how[@]}" -o "$trace" -- "$exe_path" ${args#"$exe"} \

@@ -121,7 +121,7 @@ void add_record_command(CLI::App& app, int& exit_status) {
   command->add_option("--metrics", o->metrics,
                       "counters mode: core (instructions, L1/L2/DRAM), links (NVLink, PCIe bytes) or tensor "
                       "(tensor-core operations by type); one group per run, merged by warpsim merge")
-      ->check(CLI::IsMember({"core", "links", "tensor"}));
+      ->check(CLI::IsMember({"core", "links", "tensor", "cache"}));
   command->add_option("--kernels", o->kernels, "counters mode: profile kernels whose name matches this regex");
   command->add_option("--launch-skip", o->launch_skip, "counters mode: skip this many matching launches");
   command->add_option("--launch-count", o->launch_count, "counters mode: profile at most this many launches");

@@ -28,6 +28,7 @@ thread_local RangeProfiler* t_profiling = nullptr;
 CountersMode::CountersMode(const TracerConfig& config, CountersStore& store, RangeProfiler::Warn warn,
                            std::function<void()> flush_records)
     : selector_(config.kernel_regex, config.launch_skip, config.launch_count),
+      group_(config.metrics),
       metrics_(metric_names(config.metrics)),
       store_(store),
       warn_(std::move(warn)),
@@ -59,6 +60,11 @@ RangeProfiler* CountersMode::profiler_for(CUcontext context) {
     std::uint32_t device = 0;
     cuptiGetDeviceId(context, &device);
     it = profilers_.emplace(context, RangeProfiler::create(context, device, metrics_, warn_)).first;
+    const RangeProfiler* profiler = it->second.get();
+    // The cache group is only worth its run in one pass: a second one replays the kernel after restoring memory.
+    if (profiler && group_ == MetricGroup::kCache && profiler->passes() > 1)
+      warn_("the cache metrics need " + std::to_string(profiler->passes()) + " passes on device " +
+            std::to_string(device) + ": the L2 they see after the first is not the program's");
   }
   return it->second.get();
 }

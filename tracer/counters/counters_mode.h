@@ -40,6 +40,7 @@ class CountersMode {
              const std::vector<std::vector<double>>& ranges);
 
   LaunchSelector selector_;
+  MetricGroup group_;
   std::vector<std::string> metrics_;
   CountersStore& store_;
   RangeProfiler::Warn warn_;

@@ -138,7 +138,12 @@ CUptiResult RangeProfiler::configure(const char* chip, const std::vector<std::ui
   image.pHostObject = host_;
   image.configImageSize = config_.size();
   image.pConfigImage = config_.data();
-  return cuptiProfilerHostGetConfigImage(&image);
+  if (auto r = cuptiProfilerHostGetConfigImage(&image); r != CUPTI_SUCCESS) return r;
+  auto passes = params<CUpti_Profiler_Host_GetNumOfPasses_Params>(CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
+  passes.pConfigImage = config_.data();
+  passes.configImageSize = config_.size();
+  passes_ = cuptiProfilerHostGetNumOfPasses(&passes) == CUPTI_SUCCESS ? passes.numOfPasses : 0;
+  return CUPTI_SUCCESS;
 }
 
 RangeProfiler::~RangeProfiler() {

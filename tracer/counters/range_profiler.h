@@ -31,6 +31,8 @@ class RangeProfiler {
 
   /// The metrics being collected (those of the request the chip has), in the order of end()'s values.
   const std::vector<std::string>& metrics() const { return metrics_; }
+  /// How many times kernel replay runs each profiled kernel for these metrics (0 if CUPTI did not say).
+  std::size_t passes() const { return passes_; }
 
   bool begin();
   /// Per range (kernel) of the launch since begin(): one value per metric. Empty after a warning on failure.
@@ -51,6 +53,7 @@ class RangeProfiler {
   CUpti_RangeProfiler_Object* profiler_ = nullptr;
   std::vector<std::uint8_t> config_;
   std::vector<std::uint8_t> counter_data_;
+  std::size_t passes_ = 0;
 };
 
 }  // namespace warpsim::tracer

@@ -52,7 +52,20 @@ TEST(CounterMetrics, GroupsAreDisjointAndNamed) {
   EXPECT_EQ(base_metric("sm__warps_active.avg.pct_of_peak_sustained_active"), "sm__warps_active");
   EXPECT_EQ(parse_metric_group("links"), MetricGroup::kLinks);
   EXPECT_EQ(parse_metric_group("tensor"), MetricGroup::kTensor);
+  EXPECT_EQ(parse_metric_group("cache"), MetricGroup::kCache);
   EXPECT_THROW(parse_metric_group("everything"), std::invalid_argument);
+}
+
+TEST(CounterMetrics, CacheGroupRemeasuresCoreFields) {
+  // The cache group measures again, in one pass, fields core also has: merged last, its values replace core's.
+  const auto core = metric_names(MetricGroup::kCore);
+  const std::set<std::string> in_core(core.begin(), core.end());
+  const auto cache = metric_names(MetricGroup::kCache);
+  ASSERT_FALSE(cache.empty());
+  for (const auto& m : cache) EXPECT_TRUE(in_core.contains(m)) << m;
+  KernelCounters c;
+  set_counter(c, "lts__t_sectors_aperture_device_op_write_lookup_miss.sum", 7);
+  EXPECT_EQ(c.memory().l2_device_write_miss_sectors(), 7u);
 }
 
 TEST(LaunchSelector, RegexSkipAndCountAsNcuDoes) {
