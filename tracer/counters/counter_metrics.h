@@ -5,8 +5,8 @@
 /// memory ones (CUPTI_ERROR_NOT_SUPPORTED, see shared notes/cupti.md): `core` (instruction classes, warp-level memory
 /// instructions, pipes, L1/L2/DRAM traffic, occupancy: 5 passes on GH100), `links` (NVLink and PCIe bytes: 1 pass)
 /// and `tensor` (tensor-core operations by input type: 6 passes on GH100, nearly one per type, so a run of its own
-/// that only programs using tensor cores need) and `cache` (DRAM bytes and L2 read/write misses in one pass, so that
-/// the L2 holds what the program's earlier kernels left there rather than what a replay restored).
+/// that only programs using tensor cores need) and `cache` (DRAM bytes and L2 misses again, in one pass, so that the
+/// L2 holds what the program's earlier kernels left there rather than what a replay restored).
 /// Names are those of GH100 (Hopper); a metric a chip lacks is dropped before profiling and stays absent.
 
 #include <string>

@@ -59,6 +59,11 @@ TEST(CuptiHostMetrics, TensorGroupIsAValidGh100ConfigurationOfSixPasses) {
   EXPECT_EQ(passes("GH100", metric_names(MetricGroup::kTensor)), 6);
 }
 
+TEST(CuptiHostMetrics, CacheGroupIsOneGh100Pass) {
+  // One pass or the group loses its point: a second replays the kernel after restoring memory (counter_metrics.cc).
+  EXPECT_EQ(passes("GH100", metric_names(MetricGroup::kCache)), 1);
+}
+
 TEST(CuptiHostMetrics, LinksGroupIsValidAloneButNotWithCore) {
   EXPECT_EQ(passes("GH100", metric_names(MetricGroup::kLinks)), 1);
   auto both = metric_names(MetricGroup::kCore);
