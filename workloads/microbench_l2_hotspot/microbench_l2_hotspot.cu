@@ -1,6 +1,9 @@
 // One L2 slice under a hot spot. A flag that many warps set (Rodinia bfs's "changed": every warp with an updated
 // vertex stores 1 to it) sends all those stores to the one L2 slice that holds the flag's sector. Every SM runs 64
-// warps; each thread makes kStores stores (inline PTX, so none is merged away), every warp store one request:
+// warps. A warp that stores to one address again and again has its stores merged before the L2 (64 in a row from
+// each warp of the GPU reached the L2 as 352 sectors, H100), so each warp stores once, as bfs's do, and the grid is
+// kWaves full waves of blocks; `spread` makes kStores stores per thread. Every warp store is one request (inline
+// PTX, so the compiler merges none):
 //   same_word_u32 - all lanes store the same 4-byte word (one sector of one slice, every warp of the GPU),
 //   same_word_u8  - the same with 1-byte stores (bfs's flag is an unsigned char),
 //   same_line     - lane i stores word i of one 128-byte line (4 sectors of one slice),
@@ -9,7 +12,8 @@
 // and so the sectors per clock one slice serves to each pattern.
 //
 // Output (median CUDA-event time of --repeat launches after a warm-up):
-//   hotspot <pattern> <us> <warp stores per clock, whole GPU, at --clock-mhz>
+//   hotspot <pattern> <us> <warp stores per clock, whole GPU, at --clock-mhz>   (spread: 64 per thread, one wave;
+//   the others: one per thread, 64 waves)
 //   check microbench_l2_hotspot PASS|FAIL ...
 //
 // Usage: ws_microbench_l2_hotspot [--repeat R] [--clock-mhz F]
@@ -24,7 +28,8 @@
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kStores = 64;  // per thread
+constexpr int kStores = 64;  // per thread of `spread`
+constexpr int kWaves = 64;   // waves of blocks of the one-store patterns
 constexpr unsigned kSpreadLines = (8u << 20) / 128;
 
 enum class Pattern { kSameWordU32, kSameWordU8, kSameLine, kSpread };
@@ -44,13 +49,16 @@ __device__ void store_u8(unsigned char* p, unsigned v) {
   asm volatile("st.global.u8 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
+constexpr int stores_per_thread(Pattern p) { return p == Pattern::kSpread ? kStores : 1; }
+constexpr int waves(Pattern p) { return p == Pattern::kSpread ? 1 : kWaves; }
+
 template <Pattern P>
 __global__ void __launch_bounds__(kThreads) store(unsigned* __restrict__ region, unsigned value) {
   const unsigned thread = blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned lane = threadIdx.x % 32;
   const unsigned warp = thread / 32;
 #pragma unroll 4
-  for (unsigned i = 0; i < kStores; ++i) {
+  for (unsigned i = 0; i < (P == Pattern::kSpread ? kStores : 1); ++i) {
     if constexpr (P == Pattern::kSameWordU32) store_u32(region, value);
     if constexpr (P == Pattern::kSameWordU8) store_u8(reinterpret_cast<unsigned char*>(region), value);
     if constexpr (P == Pattern::kSameLine) store_u32(region + lane, value);
@@ -79,18 +87,19 @@ int main(int argc, char** argv) {
   WS_CHECK(cudaGetDeviceProperties(&prop, 0));
   const double clock_mhz = ws::clock_mhz_arg(argc, argv);
   const int repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
-  const int blocks = prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / kThreads);
-  const double warp_stores = static_cast<double>(blocks) * (kThreads / 32) * kStores;
+  const int wave_blocks = prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / kThreads);
   unsigned* region = nullptr;
   const size_t words = static_cast<size_t>(kSpreadLines) * 32;
   WS_CHECK(cudaMalloc(&region, words * sizeof(unsigned)));
-  std::printf("device %s sms %d blocks %d warp_stores %.0f\n", prop.name, prop.multiProcessorCount, blocks, warp_stores);
+  std::printf("device %s sms %d wave_blocks %d\n", prop.name, prop.multiProcessorCount, wave_blocks);
   bool ok = true;
   std::vector<unsigned> head(32);
   unsigned value = 1;
   for (Pattern p : {Pattern::kSameWordU32, Pattern::kSameWordU8, Pattern::kSameLine, Pattern::kSpread}) {
     WS_CHECK(cudaMemset(region, 0, words * sizeof(unsigned)));
     ++value;  // each pattern stores its own value, so the check sees this pattern's stores landed
+    const int blocks = wave_blocks * waves(p);
+    const double warp_stores = static_cast<double>(blocks) * (kThreads / 32) * stores_per_thread(p);
     const float ms = ws::median_launch_ms([&] { launch(p, blocks, region, value); }, repeat);
     std::printf("hotspot %s %.1f %.3f\n", name(p), ms * 1e3, warp_stores / (ms * 1e-3 * clock_mhz * 1e6));
     WS_CHECK(cudaMemcpy(head.data(), region, head.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
