@@ -7,7 +7,9 @@
 //   same_word_u32 - all lanes store the same 4-byte word (one sector of one slice, every warp of the GPU),
 //   same_word_u8  - the same with 1-byte stores (bfs's flag is an unsigned char),
 //   same_line     - lane i stores word i of one 128-byte line (4 sectors of one slice),
-//   spread        - each warp stores its own line of an 8 MiB region, moving on each time (every slice evenly).
+//   spread_once   - each warp stores its own line of an 8 MiB region (every slice evenly): the same grid, no hot
+//                   spot, so that its time is what the others' dispatch and stores cost without one,
+//   spread        - the same, 64 stores per thread in one wave: the slices' rate for spread stores.
 // The counters recording (warpsim record --mode counters) gives the busiest slice's sectors (lts__t_sectors.max),
 // and so the sectors per clock one slice serves to each pattern.
 //
@@ -32,13 +34,14 @@ constexpr int kStores = 64;  // per thread of `spread`
 constexpr int kWaves = 64;   // waves of blocks of the one-store patterns
 constexpr unsigned kSpreadLines = (8u << 20) / 128;
 
-enum class Pattern { kSameWordU32, kSameWordU8, kSameLine, kSpread };
+enum class Pattern { kSameWordU32, kSameWordU8, kSameLine, kSpreadOnce, kSpread };
 
 const char* name(Pattern p) {
   switch (p) {
     case Pattern::kSameWordU32: return "same_word_u32";
     case Pattern::kSameWordU8: return "same_word_u8";
     case Pattern::kSameLine: return "same_line";
+    case Pattern::kSpreadOnce: return "spread_once";
     case Pattern::kSpread: return "spread";
   }
   return "?";
@@ -62,7 +65,7 @@ __global__ void __launch_bounds__(kThreads) store(unsigned* __restrict__ region,
     if constexpr (P == Pattern::kSameWordU32) store_u32(region, value);
     if constexpr (P == Pattern::kSameWordU8) store_u8(reinterpret_cast<unsigned char*>(region), value);
     if constexpr (P == Pattern::kSameLine) store_u32(region + lane, value);
-    if constexpr (P == Pattern::kSpread) store_u32(region + ((warp + i * 4099u) % kSpreadLines) * 32 + lane, value);
+    if constexpr (P == Pattern::kSpread || P == Pattern::kSpreadOnce) store_u32(region + ((warp + i * 4099u) % kSpreadLines) * 32 + lane, value);
   }
 }
 
@@ -76,6 +79,7 @@ void launch(Pattern p, int blocks, unsigned* region, unsigned value) {
     case Pattern::kSameWordU32: return launch<Pattern::kSameWordU32>(blocks, region, value);
     case Pattern::kSameWordU8: return launch<Pattern::kSameWordU8>(blocks, region, value);
     case Pattern::kSameLine: return launch<Pattern::kSameLine>(blocks, region, value);
+    case Pattern::kSpreadOnce: return launch<Pattern::kSpreadOnce>(blocks, region, value);
     case Pattern::kSpread: return launch<Pattern::kSpread>(blocks, region, value);
   }
 }
@@ -95,7 +99,8 @@ int main(int argc, char** argv) {
   bool ok = true;
   std::vector<unsigned> head(32);
   unsigned value = 1;
-  for (Pattern p : {Pattern::kSameWordU32, Pattern::kSameWordU8, Pattern::kSameLine, Pattern::kSpread}) {
+  for (Pattern p :
+       {Pattern::kSameWordU32, Pattern::kSameWordU8, Pattern::kSameLine, Pattern::kSpreadOnce, Pattern::kSpread}) {
     WS_CHECK(cudaMemset(region, 0, words * sizeof(unsigned)));
     ++value;  // each pattern stores its own value, so the check sees this pattern's stores landed
     const int blocks = wave_blocks * waves(p);
@@ -107,5 +112,5 @@ int main(int argc, char** argv) {
     ok = ok && head[0] == expected_word0;
   }
   WS_CHECK(cudaFree(region));
-  return ws::report_check("microbench_l2_hotspot", ok, "patterns 4");
+  return ws::report_check("microbench_l2_hotspot", ok, "patterns 5");
 }
