@@ -47,7 +47,9 @@ const char* name(Pattern p) {
   return "?";
 }
 
-__device__ void store_u32(unsigned* p, unsigned v) { asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory"); }
+__device__ void store_u32(unsigned* p, unsigned v) {
+  asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
 __device__ void store_u8(unsigned char* p, unsigned v) {
   asm volatile("st.global.u8 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
@@ -65,7 +67,8 @@ __global__ void __launch_bounds__(kThreads) store(unsigned* __restrict__ region,
     if constexpr (P == Pattern::kSameWordU32) store_u32(region, value);
     if constexpr (P == Pattern::kSameWordU8) store_u8(reinterpret_cast<unsigned char*>(region), value);
     if constexpr (P == Pattern::kSameLine) store_u32(region + lane, value);
-    if constexpr (P == Pattern::kSpread || P == Pattern::kSpreadOnce) store_u32(region + ((warp + i * 4099u) % kSpreadLines) * 32 + lane, value);
+    if constexpr (P == Pattern::kSpread || P == Pattern::kSpreadOnce)
+      store_u32(region + ((warp + i * 4099u) % kSpreadLines) * 32 + lane, value);
   }
 }
 

@@ -133,8 +133,8 @@ int main(int argc, char** argv) {
         const float ms = ws::median_launch_ms([&] { launch(k, blocks, table, lines_mask, sink); }, repeat);
         const double requests_per_sm = static_cast<double>(warps) * kSteps;
         const double bytes_per_request = k == Kind::kBroadcast ? 4
-                                         : k == Kind::kPair     ? (128 + 4) / 2.0
-                                                                : 128.0 * words_per_load(k);
+                                         : k == Kind::kPair    ? (128 + 4) / 2.0
+                                                               : 128.0 * words_per_load(k);
         const double clocks = ms * 1e-3 * clock_mhz * 1e6;
         std::printf("lsu %s warps %d set_bytes %zu %.1f %.3f %.1f\n", name(k), warps, set_bytes, ms * 1e3,
                     requests_per_sm / clocks, requests_per_sm * bytes_per_request / clocks);
