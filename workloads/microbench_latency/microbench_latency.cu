@@ -8,10 +8,15 @@
 // Unloaded: one thread chases a 16 KiB set through L1 (ld.global.ca), a 4 MiB set through L2 (ld.global.cg), and
 // 256 MiB and 1 GiB sets in DRAM (ld.global.cg; the two sizes show TLB reach). Each timed run continues the chase
 // where the last one stopped, so the DRAM sets never hit lines an earlier run brought into L2.
+// Unloaded in order: the same one-thread chase through the 4 MiB (L2) and 256 MiB (DRAM) sets along cycles that
+// visit the lines in strided order, 1 line (sequential) or 64 lines (8 KiB: a column walk down a row-major matrix of
+// 2048 floats, as PolyBench's column passes make), still one dependent load at a time: what a streaming warp's load
+// waits, against the random order's TLB and DRAM-row misses.
 // Loaded: 1 GiB set, every SM runs W warps (1..64); each warp chases one chain (lane 0) or 32 chains (a chain per
 // lane); the chains start evenly spaced along the one cycle.
 // Output, the median of R runs, time by CUDA events:
 //   latency unloaded <level> <working-set bytes> <cycles at --clock-mhz> <ns>   (per dependent load)
+//   latency strided <stride lines> <level> <working-set bytes> <cycles at --clock-mhz> <ns>
 //   latency sm_clock <level> <working-set bytes> <clock64 cycles per load> <SM MHz implied by clock64 and the events>
 //   latency loaded <chains per warp> <warps per SM> <ns per dependent load> <GB/s of 32-byte sectors>
 #include <algorithm>
@@ -45,6 +50,17 @@ constexpr Level kLevels[] = {
     {"l2", 4u << 20, false, 1l << 17},
     {"dram", 256u << 20, false, 1l << 15},
     {"dram", kMaxSetBytes, false, 1l << 15},
+};
+
+struct StridedLevel {
+  Level level;
+  unsigned stride_lines;
+};
+constexpr StridedLevel kStridedLevels[] = {
+    {{"l2", 4u << 20, false, 1l << 17}, 1},
+    {{"l2", 4u << 20, false, 1l << 17}, 64},
+    {{"dram", 256u << 20, false, 1l << 15}, 1},
+    {{"dram", 256u << 20, false, 1l << 15}, 64},
 };
 
 template <bool kL1>
@@ -137,6 +153,16 @@ std::vector<unsigned> random_cycle(unsigned n, unsigned long long seed) {
   return next;
 }
 
+// A single cycle through n lines (n a multiple of stride) in strided order: line k * stride, k from 0 up, then the
+// same from line 1, and so on.
+std::vector<unsigned> strided_cycle(unsigned n, unsigned stride) {
+  const unsigned rows = n / stride;
+  auto line_at = [&](unsigned k) { return (k % rows) * stride + k / rows; };
+  std::vector<unsigned> next(n);
+  for (unsigned k = 0; k < n; ++k) next[line_at(k)] = line_at((k + 1) % n);
+  return next;
+}
+
 unsigned walk(const std::vector<unsigned>& next, unsigned from, unsigned long long steps) {
   steps %= next.size();  // one cycle through all lines: position repeats every n steps
   for (unsigned long long s = 0; s < steps; ++s) from = next[from];
@@ -195,6 +221,44 @@ unsigned long long line_address(const unsigned long long* lines, unsigned line) 
   return reinterpret_cast<unsigned long long>(lines) + static_cast<unsigned long long>(line) * kLineBytes;
 }
 
+struct UnloadedResult {
+  double ns = 0;            // per dependent load, CUDA events
+  double clocks = 0;        // clock64 cycles per load
+  bool ended_right = true;  // the chase stopped where the host's walk along `next` does
+};
+
+// One thread chases the cycle `next` (already built in `lines`) from line 0: a warm-up run, then `repeat` timed runs
+// of level.steps loads, each continuing where the last stopped.
+UnloadedResult chase_unloaded(const Level& level, const std::vector<unsigned>& next, unsigned long long* lines,
+                              unsigned long long* cursor, long long* cycles_dev, Events& events, int repeat) {
+  const unsigned long long start = line_address(lines, 0);
+  WS_CHECK(cudaMemcpy(cursor, &start, sizeof start, cudaMemcpyHostToDevice));
+  std::vector<float> ms;
+  std::vector<float> clocks;
+  for (int r = 0; r <= repeat; ++r) {  // run 0 warms up (and fills L1 or L2 for those levels)
+    const float t = events.time_ms([&] {
+      if (level.l1) {
+        chase_one<true><<<1, 1>>>(cursor, level.steps, cycles_dev);
+      } else {
+        chase_one<false><<<1, 1>>>(cursor, level.steps, cycles_dev);
+      }
+    });
+    long long cycles = 0;
+    WS_CHECK(cudaMemcpy(&cycles, cycles_dev, sizeof cycles, cudaMemcpyDeviceToHost));
+    if (r == 0) continue;
+    ms.push_back(t);
+    clocks.push_back(static_cast<float>(static_cast<double>(cycles) / level.steps));
+  }
+  UnloadedResult result;
+  result.ns = ws::median(ms) * 1e6 / level.steps;
+  result.clocks = ws::median(clocks);
+  unsigned long long end = 0;
+  WS_CHECK(cudaMemcpy(&end, cursor, sizeof end, cudaMemcpyDeviceToHost));
+  const unsigned want = walk(next, 0, static_cast<unsigned long long>(level.steps) * (repeat + 1));
+  result.ended_right = end == line_address(lines, want);
+  return result;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -225,36 +289,26 @@ int main(int argc, char** argv) {
 
   // Unloaded: one thread, one chain, continuing across the warm-up and the R timed runs.
   std::vector<unsigned> next;
+  for (const StridedLevel& strided : kStridedLevels) {
+    const Level& level = strided.level;
+    next = strided_cycle(static_cast<unsigned>(level.bytes / kLineBytes), strided.stride_lines);
+    build(lines, next_dev, next, flusher);
+    const UnloadedResult r = chase_unloaded(level, next, lines, cursor, cycles_dev, events, repeat);
+    std::printf("latency strided %u %s %zu %.1f %.1f\n", strided.stride_lines, level.label, level.bytes,
+                r.ns * clock_mhz * 1e-3, r.ns);
+    if (!r.ended_right) {
+      ok = false;
+      detail += std::string(" strided_") + std::to_string(strided.stride_lines) + "_" + level.label + "_wrong_end";
+    }
+  }
   for (const Level& level : kLevels) {
     const unsigned count = static_cast<unsigned>(level.bytes / kLineBytes);
     next = random_cycle(count, 0x1234 + count);
     build(lines, next_dev, next, flusher);
-    const unsigned long long start = line_address(lines, 0);
-    WS_CHECK(cudaMemcpy(cursor, &start, sizeof start, cudaMemcpyHostToDevice));
-    std::vector<float> ms;
-    std::vector<float> clocks;           // clock64 cycles per load
-    for (int r = 0; r <= repeat; ++r) {  // run 0 warms up (and fills L1 or L2 for those levels)
-      const float t = events.time_ms([&] {
-        if (level.l1) {
-          chase_one<true><<<1, 1>>>(cursor, level.steps, cycles_dev);
-        } else {
-          chase_one<false><<<1, 1>>>(cursor, level.steps, cycles_dev);
-        }
-      });
-      long long cycles = 0;
-      WS_CHECK(cudaMemcpy(&cycles, cycles_dev, sizeof cycles, cudaMemcpyDeviceToHost));
-      if (r == 0) continue;
-      ms.push_back(t);
-      clocks.push_back(static_cast<float>(static_cast<double>(cycles) / level.steps));
-    }
-    const double ns = ws::median(ms) * 1e6 / level.steps;
-    const double clk = ws::median(clocks);
-    std::printf("latency unloaded %s %zu %.1f %.1f\n", level.label, level.bytes, ns * clock_mhz * 1e-3, ns);
-    std::printf("latency sm_clock %s %zu %.1f %.0f\n", level.label, level.bytes, clk, clk / ns * 1e3);
-    unsigned long long end = 0;
-    WS_CHECK(cudaMemcpy(&end, cursor, sizeof end, cudaMemcpyDeviceToHost));
-    const unsigned want = walk(next, 0, static_cast<unsigned long long>(level.steps) * (repeat + 1));
-    if (end != line_address(lines, want)) {
+    const UnloadedResult r = chase_unloaded(level, next, lines, cursor, cycles_dev, events, repeat);
+    std::printf("latency unloaded %s %zu %.1f %.1f\n", level.label, level.bytes, r.ns * clock_mhz * 1e-3, r.ns);
+    std::printf("latency sm_clock %s %zu %.1f %.0f\n", level.label, level.bytes, r.clocks, r.clocks / r.ns * 1e3);
+    if (!r.ended_right) {
       ok = false;
       detail += std::string(" unloaded_") + level.label + "_" + std::to_string(level.bytes) + "_wrong_end";
     }
