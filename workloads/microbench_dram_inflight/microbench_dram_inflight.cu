@@ -12,12 +12,17 @@
 // workloads/remote_access does); copies write to GPU 0's memory. The same curve then holds a remote load's latency
 // under load: what the link and the peer's memory give at each number of lines in flight.
 //
+// With --sms S only S blocks of 8 warps run (one on each of S SMs: light load) and U goes to 16, reads only: how
+// long a warp's group of U loads in flight waits for its slowest at a DRAM the rest of the GPU leaves idle, the
+// latency a few-block kernel's unrolled loop sees (correlation's column passes: 8 blocks, 16 loads in flight).
+//
 // Output, one line per kernel (bytes as requested; time the median CUDA-event time of --repeat launches):
 //   inflight <read|copy|peer_read|peer_copy> warps_per_sm <W> loads_per_warp <U> <us> <read GB/s> <total GB/s>
 //            <latency ns>
 //   check microbench_dram_inflight PASS|FAIL ...
 //
 // Usage: ws_microbench_dram_inflight [--log2-floats L (22..28, default 26: 256 MiB per array)] [--repeat R] [--peer 1]
+//                                   [--sms S]
 
 #include "microbench.h"
 
@@ -105,13 +110,22 @@ void run(Context& c, int warps_per_sm) {
   const double in_flight = static_cast<double>(c.sms) * warps_per_sm * kInFlight * kWarpLoadBytes;
   const double latency_ns = in_flight / read_gbs;  // bytes / (GB/s) = ns
   const std::string kind = std::string(c.peer ? "peer_" : "") + (kCopy ? "copy" : "read");
-  std::printf("inflight %s warps_per_sm %d loads_per_warp %d %.1f %.0f %.0f %.0f\n", kind.c_str(),
-              warps_per_sm, kInFlight, ms * 1e3, read_gbs, read_gbs * (kCopy ? 2 : 1), latency_ns);
+  std::printf("inflight %s warps_per_sm %d loads_per_warp %d %.1f %.0f %.0f %.0f\n", kind.c_str(), warps_per_sm,
+              kInFlight, ms * 1e3, read_gbs, read_gbs * (kCopy ? 2 : 1), latency_ns);
   if (!result_correct(c, kCopy, blocks)) {
     c.ok = false;
-    c.detail += " " + kind + "_w" + std::to_string(warps_per_sm) + "_u" +
-                std::to_string(kInFlight) + "_wrong";
+    c.detail += " " + kind + "_w" + std::to_string(warps_per_sm) + "_u" + std::to_string(kInFlight) + "_wrong";
   }
+}
+
+// Light load: one block of 8 warps on each of c.sms SMs, reads only, U from 1 to 16.
+void light_sweep(Context& c) {
+  constexpr int kWarps = kThreads / 32;
+  run<1, false>(c, kWarps);
+  run<2, false>(c, kWarps);
+  run<4, false>(c, kWarps);
+  run<8, false>(c, kWarps);
+  run<16, false>(c, kWarps);
 }
 
 template <bool kCopy>
@@ -157,15 +171,23 @@ int main(int argc, char** argv) {
   c.n = size_t{1} << log2_floats;
   c.repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
   c.sms = prop.multiProcessorCount;
+  const long light_sms = ws::arg_long(argc, argv, "sms", 0);
+  if (light_sms > 0) c.sms = static_cast<int>(std::min<long>(light_sms, prop.multiProcessorCount));
   c.peer = ws::arg_long(argc, argv, "peer", 0) != 0;
   c.in = read_array(c);
   WS_CHECK(cudaMalloc(&c.out, c.n * sizeof(float)));
   WS_CHECK(cudaMalloc(&c.sink, static_cast<size_t>(c.sms) * 64 * 32 * sizeof(float)));
-  std::printf("device %s sms %d floats_per_array %zu%s\n", prop.name, c.sms, c.n, c.peer ? " read_from_gpu 1" : "");
-  sweep<false>(c);
-  sweep<true>(c);
+  std::printf("device %s sms %d floats_per_array %zu%s%s\n", prop.name, c.sms, c.n, c.peer ? " read_from_gpu 1" : "",
+              light_sms > 0 ? " light" : "");
+  if (light_sms > 0) {
+    light_sweep(c);
+  } else {
+    sweep<false>(c);
+    sweep<true>(c);
+  }
   WS_CHECK(cudaFree(c.in));
   WS_CHECK(cudaFree(c.out));
   WS_CHECK(cudaFree(c.sink));
-  return ws::report_check("microbench_dram_inflight", c.ok, "kernels 32" + c.detail);
+  return ws::report_check("microbench_dram_inflight", c.ok,
+                          std::string(light_sms > 0 ? "kernels 5" : "kernels 32") + c.detail);
 }
