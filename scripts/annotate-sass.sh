@@ -33,7 +33,7 @@ while read -r name _ exe _; do
     grep -qa '\.text\.' "$cubin" && cubin_args+=(--cubin "$cubin")  # a host-only source has no kernel code
   done
   [ ${#cubin_args[@]} -gt 0 ] || continue  # every kernel from a library (cuBLAS): nothing to annotate
-  for trace in "$traces"/*/"$name".{timeline,counters,links,tensor}.wstrace; do
+  for trace in "$traces"/*/"$name".{timeline,counters,links,tensor,cache}.wstrace; do
     [ -f "$trace" ] || continue
     "$warpsim" sass "$trace" "${cubin_args[@]}" -o "$trace.annotated"
     mv "$trace.annotated" "$trace"

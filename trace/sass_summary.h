@@ -30,6 +30,14 @@ struct SassFunctionSummary {
   std::uint64_t global_stall_points = 0;  ///< stall_points counted over the global loads alone
   std::uint64_t widest_global_load_bytes = 0;  ///< the widest one's bytes per thread (4: float, 16: float4)
   std::uint64_t barriers = 0;                  ///< block barriers (BAR.SYNC: __syncthreads) in the code
+  /// The main loop: of the innermost loops (a backward branch's span that holds no other), the one of the most
+  /// instructions, where the counts over the whole code mix an unrolled loop with its remainder copies. Its
+  /// instructions (0: the code has no loop), their stall cycles, and its global loads and their stall points counted
+  /// as above over the loads and first waiters inside it.
+  std::uint64_t main_loop_instructions = 0;
+  std::uint64_t main_loop_stall_cycles = 0;
+  std::uint64_t main_loop_global_loads = 0;
+  std::uint64_t main_loop_global_stall_points = 0;
 };
 
 /// Whether `image` starts like an ELF file: what distinguishes a cubin from a fatbin or PTX text handed over as one.

@@ -294,6 +294,64 @@ TEST(SassSummary, LoadsInFlightTogetherAreOneStall) {
   EXPECT_EQ(chased.stall_points, 3u);
 }
 
+// A branch's first word: BRA's opcode and its target, `instructions` after the instruction that follows it, as
+// quads (4 bytes): the low 8 bits in bits 16-23, the rest from bit 34 (two's complement; sass_summary.cc).
+std::uint64_t branch(std::int64_t instructions) {
+  const std::int64_t quads = instructions * 4;
+  const std::uint64_t low = static_cast<std::uint64_t>(quads) & 0xff;
+  const std::uint64_t high = static_cast<std::uint64_t>(quads >> 8) & ((std::uint64_t{1} << 30) - 1);
+  return 0x947 | (low << 16) | (high << 34);
+}
+
+TEST(SassSummary, MainLoopIsTheLargestInnermostLoop) {
+  // A loop of four global loads waited on together (one stall), then a remainder loop of one load and its wait,
+  // then the trap after the end (a branch to itself).
+  const Bytes cubin = make_cubin({function_with_opcodes(
+      "k", {{kNop, control(2)},
+            {kLdg, control(1, 0)},  // 1: the main loop's top
+            {kLdg, control(1, 1)},
+            {kLdg, control(1, 0)},
+            {kLdg, control(1, 1)},
+            {kNop, control(4, kNone, 0b11)},
+            {branch(-6), control(5)},  // 6: back to 1
+            {kLdg, control(1, 0)},     // 7: the remainder loop's top
+            {kNop, control(4, kNone, 0b01)},
+            {branch(-3), control(5)},  // 9: back to 7
+            {branch(-1), control(5)},  // 10: to itself
+            {kNop, padding()}})});
+  const SassFunctionSummary f = only_function(cubin);
+  EXPECT_EQ(f.global_loads, 5u);
+  EXPECT_EQ(f.global_stall_points, 2u) << "over the code: 2.5 loads per stall";
+  EXPECT_EQ(f.main_loop_instructions, 6u);
+  EXPECT_EQ(f.main_loop_stall_cycles, 13u);  // 1 + 1 + 1 + 1 + 4 + 5
+  EXPECT_EQ(f.main_loop_global_loads, 4u);
+  EXPECT_EQ(f.main_loop_global_stall_points, 1u) << "the main loop keeps its four in flight";
+}
+
+TEST(SassSummary, InnermostLoopWinsOverTheLoopHoldingIt) {
+  const Bytes cubin = make_cubin({function_with_opcodes("k", {{kNop, control(1)},       // 0: outer top
+                                                              {kLdg, control(1, 0)},    // 1: inner top
+                                                              {kNop, control(1, kNone, 0b1)},
+                                                              {branch(-3), control(1)},  // 3: back to 1
+                                                              {kNop, control(1)},
+                                                              {kNop, control(1)},
+                                                              {branch(-7), control(1)},  // 6: back to 0
+                                                              {kNop, padding()}})});
+  const SassFunctionSummary f = only_function(cubin);
+  EXPECT_EQ(f.main_loop_instructions, 3u);
+  EXPECT_EQ(f.main_loop_global_loads, 1u);
+}
+
+TEST(SassSummary, CodeWithoutABackwardBranchHasNoMainLoop) {
+  const Bytes cubin = make_cubin({function_with_opcodes(
+      "k", {{kLdg, control(1, 0)}, {branch(1), control(1)}, {kNop, control(1, kNone, 0b1)}, {kNop, control(1)},
+            {branch(-1), control(1)}, {kNop, padding()}})});
+  const SassFunctionSummary f = only_function(cubin);
+  EXPECT_EQ(f.global_loads, 1u);
+  EXPECT_EQ(f.main_loop_instructions, 0u) << "a forward branch and a branch to itself make no loop";
+  EXPECT_EQ(f.main_loop_global_loads, 0u);
+}
+
 TEST(SassSummary, GlobalLoadsAreCountedApartFromSharedOnes) {
   // Two global loads then a shared load, all waited for at one instruction (one stall for each count); then a
   // global load used at once, twice over (a chase: one stall each).
@@ -519,6 +577,16 @@ TEST(SassSummary, SetSassPutsEveryCountOnTheKernel) {
   EXPECT_TRUE(kernel.sass().has_uncovered());
   EXPECT_EQ(kernel.sass().stall_points(), 2u);
   EXPECT_FALSE(kernel.sass().has_global_loads() && kernel.sass().global_loads() != 0);
+  SassFunctionSummary looped{"k", 40, 153, 3, 36, 1, 2};
+  looped.main_loop_instructions = 12;
+  looped.main_loop_stall_cycles = 30;
+  looped.main_loop_global_loads = 4;
+  looped.main_loop_global_stall_points = 1;
+  set_sass(kernel, looped);
+  EXPECT_EQ(kernel.sass().main_loop_instructions(), 12u);
+  EXPECT_EQ(kernel.sass().main_loop_stall_cycles(), 30u);
+  EXPECT_EQ(kernel.sass().main_loop_global_loads(), 4u);
+  EXPECT_EQ(kernel.sass().main_loop_global_stall_points(), 1u);
 }
 
 TEST(SassSummary, StoreFindsByNameAndALaterModuleReplaces) {
