@@ -149,7 +149,8 @@ Control control_of(std::span<const std::byte> instruction) {
           static_cast<std::uint32_t>((code >> kWriteBarrierShift) & kBarrierMask),
           static_cast<std::uint32_t>((code >> kWaitMaskShift) & kWaitMaskMask),
           std::find(kGlobalLoadOpcodes.begin(), kGlobalLoadOpcodes.end(), opcode) != kGlobalLoadOpcodes.end(),
-          opcode == kBarrierOpcode, kAccessBytes[(high >> kAccessSizeShift) & kAccessSizeMask]};
+          opcode == kBarrierOpcode,
+          kAccessBytes[(high >> kAccessSizeShift) & kAccessSizeMask]};
 }
 
 // BRA (a branch, conditional or not) is 0x947 on sm_90, its target (in instructions after the next one) split over

@@ -279,16 +279,16 @@ TEST(SassSummary, LoadUsedOnlyAtTheTopOfTheNextIterationIsUncovered) {
 TEST(SassSummary, LoadsInFlightTogetherAreOneStall) {
   // Four loads on scoreboards 0 and 1, consumed one scoreboard after the other: one stall (all four were in flight
   // when the first wait began); then two more loads and a wait for them: a second stall.
-  const Bytes batch = make_cubin({function("batch", {control(1, 0), control(1, 1), control(1, 0), control(1, 1),
-                                                     control(1, kNone, 0b01), control(1, kNone, 0b10), control(1, 0),
-                                                     control(1, 1), control(1, kNone, 0b11), padding()})});
+  const Bytes batch = make_cubin(
+      {function("batch", {control(1, 0), control(1, 1), control(1, 0), control(1, 1), control(1, kNone, 0b01),
+                          control(1, kNone, 0b10), control(1, 0), control(1, 1), control(1, kNone, 0b11), padding()})});
   const SassFunctionSummary batched = only_function(batch);
   EXPECT_EQ(batched.variable_latency, 6u);
   EXPECT_EQ(batched.stall_points, 2u);
   // A chase: every load's address is the previous load's result, so every load waits for one issued after the
   // previous stall.
-  const Bytes chase = make_cubin({function("chase", {control(1, 0), control(1, 0, 0b1), control(1, 0, 0b1),
-                                                     control(1, kNone, 0b1), padding()})});
+  const Bytes chase = make_cubin(
+      {function("chase", {control(1, 0), control(1, 0, 0b1), control(1, 0, 0b1), control(1, kNone, 0b1), padding()})});
   const SassFunctionSummary chased = only_function(chase);
   EXPECT_EQ(chased.variable_latency, 3u);
   EXPECT_EQ(chased.stall_points, 3u);
@@ -306,19 +306,18 @@ std::uint64_t branch(std::int64_t instructions) {
 TEST(SassSummary, MainLoopIsTheLargestInnermostLoop) {
   // A loop of four global loads waited on together (one stall), then a remainder loop of one load and its wait,
   // then the trap after the end (a branch to itself).
-  const Bytes cubin = make_cubin({function_with_opcodes(
-      "k", {{kNop, control(2)},
-            {kLdg, control(1, 0)},  // 1: the main loop's top
-            {kLdg, control(1, 1)},
-            {kLdg, control(1, 0)},
-            {kLdg, control(1, 1)},
-            {kNop, control(4, kNone, 0b11)},
-            {branch(-6), control(5)},  // 6: back to 1
-            {kLdg, control(1, 0)},     // 7: the remainder loop's top
-            {kNop, control(4, kNone, 0b01)},
-            {branch(-3), control(5)},  // 9: back to 7
-            {branch(-1), control(5)},  // 10: to itself
-            {kNop, padding()}})});
+  const Bytes cubin = make_cubin({function_with_opcodes("k", {{kNop, control(2)},
+                                                              {kLdg, control(1, 0)},  // 1: the main loop's top
+                                                              {kLdg, control(1, 1)},
+                                                              {kLdg, control(1, 0)},
+                                                              {kLdg, control(1, 1)},
+                                                              {kNop, control(4, kNone, 0b11)},
+                                                              {branch(-6), control(5)},  // 6: back to 1
+                                                              {kLdg, control(1, 0)},     // 7: the remainder loop's top
+                                                              {kNop, control(4, kNone, 0b01)},
+                                                              {branch(-3), control(5)},  // 9: back to 7
+                                                              {branch(-1), control(5)},  // 10: to itself
+                                                              {kNop, padding()}})});
   const SassFunctionSummary f = only_function(cubin);
   EXPECT_EQ(f.global_loads, 5u);
   EXPECT_EQ(f.global_stall_points, 2u) << "over the code: 2.5 loads per stall";
@@ -329,8 +328,8 @@ TEST(SassSummary, MainLoopIsTheLargestInnermostLoop) {
 }
 
 TEST(SassSummary, InnermostLoopWinsOverTheLoopHoldingIt) {
-  const Bytes cubin = make_cubin({function_with_opcodes("k", {{kNop, control(1)},       // 0: outer top
-                                                              {kLdg, control(1, 0)},    // 1: inner top
+  const Bytes cubin = make_cubin({function_with_opcodes("k", {{kNop, control(1)},     // 0: outer top
+                                                              {kLdg, control(1, 0)},  // 1: inner top
                                                               {kNop, control(1, kNone, 0b1)},
                                                               {branch(-3), control(1)},  // 3: back to 1
                                                               {kNop, control(1)},
@@ -343,9 +342,12 @@ TEST(SassSummary, InnermostLoopWinsOverTheLoopHoldingIt) {
 }
 
 TEST(SassSummary, CodeWithoutABackwardBranchHasNoMainLoop) {
-  const Bytes cubin = make_cubin({function_with_opcodes(
-      "k", {{kLdg, control(1, 0)}, {branch(1), control(1)}, {kNop, control(1, kNone, 0b1)}, {kNop, control(1)},
-            {branch(-1), control(1)}, {kNop, padding()}})});
+  const Bytes cubin = make_cubin({function_with_opcodes("k", {{kLdg, control(1, 0)},
+                                                              {branch(1), control(1)},
+                                                              {kNop, control(1, kNone, 0b1)},
+                                                              {kNop, control(1)},
+                                                              {branch(-1), control(1)},
+                                                              {kNop, padding()}})});
   const SassFunctionSummary f = only_function(cubin);
   EXPECT_EQ(f.global_loads, 1u);
   EXPECT_EQ(f.main_loop_instructions, 0u) << "a forward branch and a branch to itself make no loop";
