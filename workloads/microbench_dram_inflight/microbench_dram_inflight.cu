@@ -22,7 +22,7 @@
 //   check microbench_dram_inflight PASS|FAIL ...
 //
 // Usage: ws_microbench_dram_inflight [--log2-floats L (22..28, default 26: 256 MiB per array)] [--repeat R] [--peer 1]
-//                                   [--sms S]
+//                                   [--sms S] [--ldg 1 (loads through the read-only path, __ldg, instead of __ldcs)]
 
 #include "microbench.h"
 
@@ -36,7 +36,7 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kWarpLoadBytes = 32 * sizeof(float);
 
-template <int kInFlight, bool kCopy>
+template <int kInFlight, bool kCopy, bool kReadOnlyPath>
 __global__ void __launch_bounds__(kThreads)
     stream(const float* __restrict__ in, float* __restrict__ out, size_t n, float* sink) {
   const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
@@ -47,7 +47,7 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
     for (int u = 0; u < kInFlight; ++u) {
       const size_t i = base + u * stride;
-      v[u] = i < n ? __ldcs(&in[i]) : 0.f;
+      v[u] = i < n ? (kReadOnlyPath ? __ldg(&in[i]) : __ldcs(&in[i])) : 0.f;
     }
 #pragma unroll
     for (int u = 0; u < kInFlight; ++u) {
@@ -77,6 +77,7 @@ struct Context {
   float* out = nullptr;
   float* sink = nullptr;
   bool peer = false;  // `in` on GPU 1, read by GPU 0 over the link
+  bool ldg = false;   // loads through the read-only path (__ldg: LDG.E.CONSTANT) instead of __ldcs
   bool ok = true;
   std::string detail;
 };
@@ -103,13 +104,20 @@ template <int kInFlight, bool kCopy>
 void run(Context& c, int warps_per_sm) {
   const int blocks = c.sms * warps_per_sm / (kThreads / 32);
   if (kCopy) fill<<<c.sms * 8, kThreads>>>(c.out, c.n, -1.f);
-  const float ms =
-      ws::median_launch_ms([&] { stream<kInFlight, kCopy><<<blocks, kThreads>>>(c.in, c.out, c.n, c.sink); }, c.repeat);
+  const float ms = ws::median_launch_ms(
+      [&] {
+        if (c.ldg) {
+          stream<kInFlight, kCopy, true><<<blocks, kThreads>>>(c.in, c.out, c.n, c.sink);
+        } else {
+          stream<kInFlight, kCopy, false><<<blocks, kThreads>>>(c.in, c.out, c.n, c.sink);
+        }
+      },
+      c.repeat);
   const double read_bytes = static_cast<double>(c.n) * sizeof(float);
   const double read_gbs = read_bytes / (ms * 1e6);
   const double in_flight = static_cast<double>(c.sms) * warps_per_sm * kInFlight * kWarpLoadBytes;
   const double latency_ns = in_flight / read_gbs;  // bytes / (GB/s) = ns
-  const std::string kind = std::string(c.peer ? "peer_" : "") + (kCopy ? "copy" : "read");
+  const std::string kind = std::string(c.peer ? "peer_" : "") + (kCopy ? "copy" : "read") + (c.ldg ? "_ldg" : "");
   std::printf("inflight %s warps_per_sm %d loads_per_warp %d %.1f %.0f %.0f %.0f\n", kind.c_str(), warps_per_sm,
               kInFlight, ms * 1e3, read_gbs, read_gbs * (kCopy ? 2 : 1), latency_ns);
   if (!result_correct(c, kCopy, blocks)) {
@@ -174,6 +182,7 @@ int main(int argc, char** argv) {
   const long light_sms = ws::arg_long(argc, argv, "sms", 0);
   if (light_sms > 0) c.sms = static_cast<int>(std::min<long>(light_sms, prop.multiProcessorCount));
   c.peer = ws::arg_long(argc, argv, "peer", 0) != 0;
+  c.ldg = ws::arg_long(argc, argv, "ldg", 0) != 0;
   c.in = read_array(c);
   WS_CHECK(cudaMalloc(&c.out, c.n * sizeof(float)));
   WS_CHECK(cudaMalloc(&c.sink, static_cast<size_t>(c.sms) * 64 * 32 * sizeof(float)));
