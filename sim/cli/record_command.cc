@@ -119,8 +119,9 @@ void add_record_command(CLI::App& app, int& exit_status) {
   command->add_option("--capture-range", o->capture_range, "Record only between cudaProfilerStart and Stop")
       ->check(CLI::IsMember({"none", "cudaProfilerApi"}));
   command->add_option("--metrics", o->metrics,
-                      "counters mode: core (instructions, L1/L2/DRAM), links (NVLink, PCIe bytes) or tensor "
-                      "(tensor-core operations by type); one group per run, merged by warpsim merge")
+                      "counters mode: core (instructions, L1/L2/DRAM), links (NVLink, PCIe bytes), tensor "
+                      "(tensor-core operations by type) or cache (DRAM bytes, L2 misses in one pass); one group "
+                      "per run, merged by warpsim merge")
       ->check(CLI::IsMember({"core", "links", "tensor", "cache"}));
   command->add_option("--kernels", o->kernels, "counters mode: profile kernels whose name matches this regex");
   command->add_option("--launch-skip", o->launch_skip, "counters mode: skip this many matching launches");

@@ -92,11 +92,11 @@ const std::vector<Metric>& link_metrics() {
   return metrics;
 }
 
-// DRAM's bytes and the L2's misses, in one pass. The core group takes 5 passes, and kernel replay restores the memory
-// a kernel may write before each pass after the first, which leaves the L2 holding what the restore copied rather
-// than what the program's earlier kernels left there: a kernel that reads what its predecessor just read finds it in
-// the L2 in the program and partly misses in a replayed pass (correlation's corr_std_kernel on H100: 5.0 MB from
-// DRAM in the 5-pass core group and in a 2-pass version of this group). Every field is also in core; merged last,
+// DRAM's bytes and the L2's misses, in one pass. The core group takes 5 passes, and a kernel replayed for several
+// passes (CUPTI saves and restores the memory it may write around them) does not start from the L2 the program's
+// earlier kernels left: one that reads what its predecessor just read finds it in the L2 in the program and partly
+// misses under replay (correlation's corr_std_kernel on H100: 5.0 MB from DRAM in the 5-pass core group and in a
+// 2-pass version of this group, 0.01 MB in one pass). Every field is also in core; merged last,
 // these replace core's. Kept to what fits one GH100 pass (tests/tracer/counters/cupti_host_metrics_test.cc): the
 // L2's read sectors (lts__t_sectors_op_read) cannot join the miss counters there, and are a property of the kernel's
 // accesses rather than of the L2's state, so core's stand.
