@@ -23,6 +23,7 @@
 //
 // Usage: ws_microbench_dram_inflight [--log2-floats L (22..28, default 26: 256 MiB per array)] [--repeat R] [--peer 1]
 //                                   [--sms S] [--ldg 1 (loads through the read-only path, __ldg, instead of __ldcs)]
+//                                   [--window-log2-floats W (each launch reads the next 2^W floats of the array)]
 
 #include "microbench.h"
 
@@ -78,6 +79,8 @@ struct Context {
   float* sink = nullptr;
   bool peer = false;  // `in` on GPU 1, read by GPU 0 over the link
   bool ldg = false;   // loads through the read-only path (__ldg: LDG.E.CONSTANT) instead of __ldcs
+  size_t window = 0;  // floats each launch reads (0: the whole array), the next window each launch
+  size_t launches = 0;
   bool ok = true;
   std::string detail;
 };
@@ -85,7 +88,8 @@ struct Context {
 // Every element of `in` is 1, so the copy holds 1 everywhere and the read-only sums add up to n.
 bool result_correct(const Context& c, bool copy, int blocks) {
   if (copy) {
-    for (size_t i : {size_t{0}, c.n / 3, c.n - 1}) {
+    const size_t n = c.window ? c.window : c.n;
+    for (size_t i : {size_t{0}, n / 3, n - 1}) {
       float got = 0;
       WS_CHECK(cudaMemcpy(&got, &c.out[i], sizeof got, cudaMemcpyDeviceToHost));
       if (got != 1.f) return false;
@@ -97,23 +101,26 @@ bool result_correct(const Context& c, bool copy, int blocks) {
   WS_CHECK(cudaMemcpy(sums.data(), c.sink, threads * sizeof(float), cudaMemcpyDeviceToHost));
   double total = 0;
   for (float s : sums) total += s;
-  return total == static_cast<double>(c.n);
+  return total == static_cast<double>(c.window ? c.window : c.n);
 }
 
 template <int kInFlight, bool kCopy>
 void run(Context& c, int warps_per_sm) {
   const int blocks = c.sms * warps_per_sm / (kThreads / 32);
   if (kCopy) fill<<<c.sms * 8, kThreads>>>(c.out, c.n, -1.f);
+  const size_t n = c.window ? c.window : c.n;
   const float ms = ws::median_launch_ms(
       [&] {
+        // With a window, each launch reads the next one: data no launch read since the L2 could hold it.
+        const float* in = c.window ? c.in + (c.launches++ % (c.n / c.window)) * c.window : c.in;
         if (c.ldg) {
-          stream<kInFlight, kCopy, true><<<blocks, kThreads>>>(c.in, c.out, c.n, c.sink);
+          stream<kInFlight, kCopy, true><<<blocks, kThreads>>>(in, c.out, n, c.sink);
         } else {
-          stream<kInFlight, kCopy, false><<<blocks, kThreads>>>(c.in, c.out, c.n, c.sink);
+          stream<kInFlight, kCopy, false><<<blocks, kThreads>>>(in, c.out, n, c.sink);
         }
       },
       c.repeat);
-  const double read_bytes = static_cast<double>(c.n) * sizeof(float);
+  const double read_bytes = static_cast<double>(n) * sizeof(float);
   const double read_gbs = read_bytes / (ms * 1e6);
   const double in_flight = static_cast<double>(c.sms) * warps_per_sm * kInFlight * kWarpLoadBytes;
   const double latency_ns = in_flight / read_gbs;  // bytes / (GB/s) = ns
@@ -183,6 +190,8 @@ int main(int argc, char** argv) {
   if (light_sms > 0) c.sms = static_cast<int>(std::min<long>(light_sms, prop.multiProcessorCount));
   c.peer = ws::arg_long(argc, argv, "peer", 0) != 0;
   c.ldg = ws::arg_long(argc, argv, "ldg", 0) != 0;
+  const long window_log2 = ws::arg_long(argc, argv, "window-log2-floats", 0);
+  if (window_log2 > 0 && window_log2 < log2_floats) c.window = size_t{1} << window_log2;
   c.in = read_array(c);
   WS_CHECK(cudaMalloc(&c.out, c.n * sizeof(float)));
   WS_CHECK(cudaMalloc(&c.sink, static_cast<size_t>(c.sms) * 64 * 32 * sizeof(float)));
