@@ -101,15 +101,14 @@ double peer_share(const MemoryTraffic& m, double peer_read_bytes) {
   return peer_read_bytes > 0 ? peer_read_bytes / (peer_read_bytes + local) : 0;
 }
 
-}  // namespace
-
-HitFractions hit_fractions(const KernelCounters& counters) {
+// hit_fractions with the kernel's peer read bytes (KernelWork) already known.
+HitFractions hit_fractions(const KernelCounters& counters, double peer_read_bytes) {
   const MemoryTraffic& m = counters.memory();
   // A hit rate the profiler did not give counts as 0: every request goes on to the next level. The L2's is what
   // loads find there (stores always hit: load_hits.h).
   const double l1_hit = m.has_l1_hit_rate_pct() ? fraction(m.l1_hit_rate_pct()) : 0;
   const double l2_hit = l2_load_hit_fraction(m).value_or(0);
-  const double peer = peer_share(m, kernel_work(counters).peer_read_bytes);
+  const double peer = peer_share(m, peer_read_bytes);
   HitFractions h;
   h.l1 = l1_hit;
   h.l2 = (1 - l1_hit) * (1 - peer) * l2_hit;
@@ -117,6 +116,12 @@ HitFractions hit_fractions(const KernelCounters& counters) {
   h.peer = (1 - l1_hit) * peer;
   h.uncoal = uncoalesced_share(counters);
   return h;
+}
+
+}  // namespace
+
+HitFractions hit_fractions(const KernelCounters& counters) {
+  return hit_fractions(counters, kernel_work(counters).peer_read_bytes);
 }
 
 KernelTuple kernel_tuple(const KernelLaunch& launch, uint32_t warp_size, const platform::Lanes& lanes) {
@@ -127,7 +132,7 @@ KernelTuple kernel_tuple(const KernelLaunch& launch, uint32_t warp_size, const p
   const uint32_t ws = std::max<uint32_t>(warp_size, 1);
   k.warps_per_block = static_cast<uint32_t>(std::max<uint64_t>((threads + ws - 1) / ws, 1));
   const double warps = std::max(1.0, as_double(grid_blocks(launch)) * k.warps_per_block);
-  k.hits = hit_fractions(c);
+  k.hits = hit_fractions(c, work.peer_read_bytes);
   k.mix = per_warp(mix(c, work, lanes), warps);
   k.traffic = traffic_per_warp(work, k.hits.uncoal, warps);
   k.schedule = compiler_schedule(launch);

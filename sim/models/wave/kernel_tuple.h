@@ -55,8 +55,9 @@ struct KernelTuple {
 /// m_kernel of `launch`, which must have counters; `warp_size` from the GPU (32 on every CUDA GPU).
 KernelTuple kernel_tuple(const KernelLaunch& launch, uint32_t warp_size, const platform::Lanes& lanes);
 
-/// Fractions of requests served by L1, L2 and DRAM from the sector hit rates; uncoalesced share from sectors per
-/// request (l1_requests, else the warp-level global and local memory instructions).
+/// Fractions of requests served by L1, L2, DRAM and a peer GPU from the sector hit rates and the peer's read bytes;
+/// uncoalesced share from sectors per request (l1_requests, else the warp-level global and local memory
+/// instructions).
 HitFractions hit_fractions(const KernelCounters& counters);
 
 }  // namespace warpsim::models::wave
