@@ -10,7 +10,8 @@ FixedPoint settle_bandwidth(const WaveTimeFn& time_of, MemoryLatencies& lat, con
   auto time_at = [&](const MemoryLatencies& l) { return std::max(floor, time_of(l)); };
   FixedPoint result{time_at(lat), 0};
   if (level.bandwidth <= 0 || level.demand <= 0) return result;
-  const double bound = level.demand / level.bandwidth;  // cycles the level needs to serve the wave at full rate
+  // Cycles the level needs to serve the wave at full rate, after the cycles in which it cannot serve at all.
+  const double bound = level.demand / level.bandwidth + level.idle_cycles;
   double& latency = lat.*level.latency;
   const double nominal = latency;
   while (result.time > 0 && result.iterations < options.max_iterations) {

@@ -13,6 +13,8 @@
 // - The scaled latency never exceeds demand / bandwidth (no request waits longer than the level needs to serve the
 //   whole wave), and the result is at least demand / bandwidth: the fixed point's limit, also where the time does
 //   not depend on that latency at all (a level the kernel's loads do not read from, e.g. stores only).
+// - A level of one SM may be left idle for part of every wave (`idle_cycles`: its slots turning over, its warps
+//   waiting at a barrier for global loads): it then needs demand / bandwidth cycles on top of those.
 #include <functional>
 
 #include "wave/memory_latency.h"
@@ -24,6 +26,7 @@ struct Level {
   double MemoryLatencies::*latency = nullptr;
   double demand = 0;     // bytes (shared: wavefronts) of the whole wave at this level
   double bandwidth = 0;  // per cycle; <= 0: unlimited
+  double idle_cycles = 0;  // cycles of the wave in which nothing reaches the level (only counted where it is bounded)
 };
 
 struct FixedPointOptions {

@@ -5,7 +5,9 @@
 #include <cmath>
 
 #include "dram_concurrency.h"
+#include "compiler_schedule.h"
 #include "gpu_rates.h"
+#include "wave/memory_latency.h"
 #include "wave/warp_time.h"
 
 namespace warpsim::models::wave {
@@ -32,6 +34,25 @@ double concurrency_bandwidth(const KernelTuple& k, const GpuTuple& gpu, const pl
   return dram_read_bytes_per_s(grid, loads) / gpu.clock_hz;
 }
 
+// Cycles of every wave in which an SM's own levels (its L1's data stage and bandwidth, its tag stage) serve nothing:
+// pipelined blocks' slots turn over together at the end of each wave (a wave's blocks start and end together), and
+// while they do no block is on the SM. The GPU-wide levels keep serving the other SMs meanwhile.
+double sm_idle_cycles(const GpuTuple& gpu) { return gpu.blocks == BlockRule::kPipelined ? gpu.block_turnaround : 0; }
+
+// Cycles of every wave in which a barrier keeps a kernel's shared-memory work from the L1's data stage: a block that
+// loads global data, waits at a barrier and then works on it in shared memory (a tiled kernel) cannot start that work
+// before its loads arrive, and with pipelined blocks the wave's blocks wait together. Each barrier separates at most
+// one group of loads waited on together (min of barriers and load groups per warp), each exposing its latency beyond
+// the compiler's cover. Only with the compiler's schedule (barriers and load groups come from the SASS summary).
+double barrier_wait_cycles(const KernelTuple& k, const GpuTuple& gpu) {
+  if (gpu.blocks != BlockRule::kPipelined || !k.schedule || k.syncs <= 0) return 0;
+  if (k.mix.global_loads <= 0 || k.mix.shared_loads <= 0) return 0;
+  const double loads_per_group = k.schedule->global_loads_per_stall;
+  const double groups = k.mix.global_loads / loads_per_group;
+  const double group_latency = group_load_latency(gpu.memory, k.hits, loads_per_group);
+  return std::min(groups, k.syncs) * exposed_latency(group_latency, *k.schedule);
+}
+
 // In the paper's order (L1, L2, DRAM, uncoalesced), shared memory first: it shares the L1's data stage; then the
 // busiest L2 slice's atomics, which wait like L2 hits, and DRAM's and a peer GPU's reads at the wave's concurrency.
 std::array<NamedLevel, 8> levels(const KernelTuple& k, const GpuTuple& gpu, const WaveShape& shape) {
@@ -49,14 +70,17 @@ std::array<NamedLevel, 8> levels(const KernelTuple& k, const GpuTuple& gpu, cons
   // Scattered requests' sectors, one per line, at the L2's single-sector rate (workloads/microbench_l2_scatter).
   const double l2 = streaming_equivalent_bytes(t.l2_bytes, t.l2_scattered_bytes, gpu.band.l2, gpu.band.l2_scattered);
   const double dram_write_share = t.dram_bytes > 0 ? 1 - t.dram_read_bytes / t.dram_bytes : 0;
+  const double sm_idle = sm_idle_cycles(gpu);
   return {{
       {t.lg_data_wavefronts ? "l1 data stage" : "shared bandwidth",
-       {&MemoryLatencies::shared, warps_sm * data_stage, gpu.band.shared_per_sm}},
-      {"l1 bandwidth", {&MemoryLatencies::l1, warps_sm * t.l1_bytes, gpu.band.l1_per_sm}},
+       {&MemoryLatencies::shared, warps_sm * data_stage, gpu.band.shared_per_sm,
+        sm_idle + barrier_wait_cycles(k, gpu)}},
+      {"l1 bandwidth", {&MemoryLatencies::l1, warps_sm * t.l1_bytes, gpu.band.l1_per_sm, sm_idle}},
       {"l2 bandwidth", {&MemoryLatencies::l2, warps_gpu * l2, gpu.band.l2}},
       {"dram bandwidth", {&MemoryLatencies::dram, warps_gpu * dram, gpu.band.dram}},
       // The tag stage is each SM's own: the busiest SM's scattered sectors against one SM's rate.
-      {"uncoalesced bandwidth", {&MemoryLatencies::uncoal_extra, warps_sm * uncoalesced, gpu.band.uncoal_per_sm}},
+      {"uncoalesced bandwidth",
+       {&MemoryLatencies::uncoal_extra, warps_sm * uncoalesced, gpu.band.uncoal_per_sm, sm_idle}},
       // One slice serves every atomic to its addresses: the wave's share of the busiest slice's sectors at its rate.
       {"l2 slice atomics", {&MemoryLatencies::l2, warps_gpu * t.l2_slice_atomic_sectors, gpu.band.l2_slice_atomics}},
       {"dram concurrency",

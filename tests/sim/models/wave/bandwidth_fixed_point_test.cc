@@ -51,6 +51,16 @@ TEST(WaveFixedPoint, IssueBoundWaveStillReachesTheBandwidthBound) {
   EXPECT_NEAR(lat.dram, 3000, 3000 * 1e-5);
 }
 
+// A level idle for part of the wave (an SM's slots turning over) serves its demand in the rest: 5000 cycles' worth
+// after 2000 idle ones exceed the wave's 6000.
+TEST(WaveFixedPoint, IdleCyclesComeBeforeTheLevelsOwnTime) {
+  MemoryLatencies lat = nominal();
+  const Level dram{&MemoryLatencies::dram, 5e5, 100, 2000};
+  const FixedPoint fp = settle_bandwidth(latency_bound, lat, dram, 0);
+  EXPECT_NEAR(fp.time, 7000, 7000 * 1e-6);
+  EXPECT_NEAR(lat.dram, 600, 600 * 1e-5);
+}
+
 // Stores only: the wave's time does not depend on the DRAM latency, yet it cannot beat the DRAM's rate.
 TEST(WaveFixedPoint, TimeThatIgnoresTheLatencyStillGetsTheBound) {
   MemoryLatencies lat = nominal();

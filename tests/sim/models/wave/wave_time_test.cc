@@ -90,6 +90,38 @@ TEST(WaveTime, MeasuredGlobalWavefrontsJoinTheSharedOnesInTheDataStage) {
   EXPECT_EQ(t.limiter, "l1 data stage");
 }
 
+// Pipelined blocks: the SM's slots turn over together after each wave, and its data stage serves nothing meanwhile.
+TEST(WaveTime, PipelinedBlocksLeaveTheDataStageIdleDuringTheTurnaround) {
+  GpuTuple gpu = kGpu;
+  gpu.blocks = BlockRule::kPipelined;
+  gpu.block_turnaround = 400;
+  KernelTuple k = fma_kernel(1, 8);
+  k.mix.shared_loads = 1;
+  k.traffic.shared_wavefronts = 10;
+  const WaveTime t = wave_time(k, gpu, {8 * 132, 8});
+  EXPECT_NEAR(t.cycles, 640 + 400, 1e-3 * 1040);
+  EXPECT_EQ(t.limiter, "shared bandwidth");
+}
+
+// A tiled kernel: each warp loads global data (two loads waited on together, both from DRAM), waits at a barrier,
+// then works in shared memory. Its blocks wait for the loads together before the data stage can serve them.
+TEST(WaveTime, ABarrierAfterGlobalLoadsKeepsTheDataStageWaiting) {
+  GpuTuple gpu = kGpu;
+  gpu.blocks = BlockRule::kPipelined;
+  gpu.block_turnaround = 400;
+  KernelTuple k = fma_kernel(1, 8);
+  k.mix.global_loads = 2;
+  k.mix.shared_loads = 1;
+  k.traffic.shared_wavefronts = 10;
+  k.hits = HitFractions{0, 0, 1};
+  k.schedule = CompilerSchedule{1, 100, 2};
+  k.syncs = 1;
+  const WaveTime waiting = wave_time(k, gpu, {8 * 132, 8});
+  EXPECT_NEAR(waiting.cycles, 640 + 400 + (gpu.memory.dram - 100), 1e-3 * waiting.cycles);
+  k.syncs = 0;  // no barrier: other warps' shared work fills the wait
+  EXPECT_NEAR(wave_time(k, gpu, {8 * 132, 8}).cycles, 640 + 400, 1e-3 * 1040);
+}
+
 // Atomics to one address: the busiest L2 slice does 4096 atomic sectors per warp-share of the wave at 0.684 a clock.
 TEST(WaveTime, BusiestL2SliceBoundsAtomics) {
   GpuTuple gpu = kGpu;
