@@ -17,6 +17,7 @@ GpuRates GpuRates::of(const platform::GpuSpec& gpu) {
   r.dram_sustained_bytes_per_s = r.dram_peak_bytes_per_s * memory.dram_efficiency();
   r.dram_scattered_bytes_per_s = bytes_per_second(memory.dram_scattered_sector_gb_per_s());
   r.l2_scattered_bytes_per_s = bytes_per_second(memory.l2_scattered_sector_gb_per_s());
+  r.l2_write_bytes_per_s = bytes_per_second(memory.l2_write_sector_gb_per_s());
   return r;
 }
 

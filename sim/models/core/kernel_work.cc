@@ -88,6 +88,7 @@ KernelWork kernel_work(const KernelCounters& counters) {
   work.dram_read_bytes = m.dram_read_bytes();
   work.dram_partial_write_bytes = partial_write_bytes(m);
   work.l2_bytes = m.l2_bytes();
+  work.l2_write_bytes = std::min(m.l2_write_sectors() * kSectorBytes, m.l2_bytes());
   work.l2_single_sector_read_bytes = l2_single_sector_read_bytes(m);
   // The L2 sees remote accesses by aperture; NVLink receive bytes also count traffic other GPUs send us.
   // Either counter may miss a kernel's peer reads: on H200 an SM loading from the peer GPU's memory left the local

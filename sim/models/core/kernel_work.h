@@ -46,6 +46,9 @@ struct KernelWork {
   // without the write-miss counter). Each counts twice, once read and once written back.
   uint64_t dram_partial_write_bytes = 0;
   uint64_t l2_bytes = 0;  // lts__t_bytes
+  // Of l2_bytes, the written sectors' (lts__t_sectors_op_write x 32): stores, reductions' and the L2's own writes. The
+  // L2 takes them in slower than it serves reads (workloads/microbench_l2_hotspot). 0 where unrecorded.
+  uint64_t l2_write_bytes = 0;
   // Of the reads the L1/TEX sent the L2, the bytes in requests of one sector each, taking the requests as a mix of
   // one-sector and four-sector (whole-line) ones with the recorded requests and sectors (lts__t_{requests,sectors}_
   // srcunit_tex_op_read): S1 = (4 requests - sectors) / 3. The L2 serves such a request's sector at about half the

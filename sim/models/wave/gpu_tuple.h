@@ -27,6 +27,7 @@ struct Bandwidths {
   double dram = 0;              // whole GPU, at the measured streaming efficiency
   double dram_scattered = 0;    // whole GPU, random single sectors (0: unmeasured, they stream)
   double l2_scattered = 0;      // whole GPU, single-sector requests (0: unmeasured, they stream)
+  double l2_write = 0;          // whole GPU, written sectors (0: unmeasured, at the read rate)
   double uncoal_per_sm = 0;     // sectors of scattered requests an L1 tag stage resolves per clock, in bytes
   double l2_slice_atomics = 0;  // atomic sectors one L2 slice executes per clock (0: unmeasured, no bound)
 };

@@ -83,6 +83,7 @@ WarpTraffic traffic_per_warp(const KernelWork& work, double uncoal_share, double
   // Single-sector requests where the trace counts the L2's requests, else the L1's uncoalesced share estimates them.
   t.l2_scattered_bytes =
       work.l2_single_sector_read_bytes ? *work.l2_single_sector_read_bytes / warps : t.l2_bytes * uncoal_share;
+  t.l2_write_bytes = as_double(work.l2_write_bytes) / warps;
   t.dram_bytes = as_double(work.dram_bytes) / warps;
   t.dram_read_bytes = as_double(work.dram_read_bytes) / warps;
   t.peer_read_bytes = work.peer_read_bytes / warps;

@@ -67,8 +67,11 @@ std::array<NamedLevel, 8> levels(const KernelTuple& k, const GpuTuple& gpu, cons
   // that would take as long.
   const double dram =
       streaming_equivalent_bytes(t.dram_bytes, t.dram_partial_write_bytes, gpu.band.dram, gpu.band.dram_scattered);
-  // Scattered requests' sectors, one per line, at the L2's single-sector rate (workloads/microbench_l2_scatter).
-  const double l2 = streaming_equivalent_bytes(t.l2_bytes, t.l2_scattered_bytes, gpu.band.l2, gpu.band.l2_scattered);
+  // Scattered requests' sectors, one per line, at the L2's single-sector rate (workloads/microbench_l2_scatter), and
+  // written sectors at its write rate (workloads/microbench_l2_hotspot's spread stores; the scattered ones are reads).
+  const double l2_reads_equivalent =
+      streaming_equivalent_bytes(t.l2_bytes, t.l2_scattered_bytes, gpu.band.l2, gpu.band.l2_scattered);
+  const double l2 = streaming_equivalent_bytes(l2_reads_equivalent, t.l2_write_bytes, gpu.band.l2, gpu.band.l2_write);
   const double dram_write_share = t.dram_bytes > 0 ? 1 - t.dram_read_bytes / t.dram_bytes : 0;
   const double sm_idle = sm_idle_cycles(gpu);
   return {{

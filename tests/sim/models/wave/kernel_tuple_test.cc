@@ -137,5 +137,17 @@ TEST(WaveKernelTuple, L2ScatteredBytesFromTheL2sRequestsWhereRecorded) {
   EXPECT_DOUBLE_EQ(kernel_tuple(k, 32, platform::Lanes{}).traffic.l2_scattered_bytes, 160);
 }
 
+// The L2's written sectors, per warp (20 warps), never more than all its bytes.
+TEST(WaveKernelTuple, L2WriteBytesFromTheWrittenSectors) {
+  KernelLaunch k = twenty_warps();
+  MemoryTraffic& m = *k.mutable_counters()->mutable_memory();
+  m.set_l2_bytes(20000);
+  EXPECT_DOUBLE_EQ(kernel_tuple(k, 32, platform::Lanes{}).traffic.l2_write_bytes, 0);  // unrecorded
+  m.set_l2_write_sectors(250);  // 8000 bytes
+  EXPECT_DOUBLE_EQ(kernel_tuple(k, 32, platform::Lanes{}).traffic.l2_write_bytes, 400);
+  m.set_l2_write_sectors(1000);  // more than lts__t_bytes: capped
+  EXPECT_DOUBLE_EQ(kernel_tuple(k, 32, platform::Lanes{}).traffic.l2_write_bytes, 1000);
+}
+
 }  // namespace
 }  // namespace warpsim::models::wave

@@ -165,6 +165,22 @@ TEST(WaveTime, ScatteredL2SectorsGoAtTheL2sSingleSectorRate) {
   EXPECT_EQ(t.limiter, "l2 bandwidth");
 }
 
+// Stores spread over the L2: its written sectors at the write rate, the rest at the read rate.
+TEST(WaveTime, WrittenL2SectorsGoAtTheL2sWriteRate) {
+  GpuTuple gpu = kGpu;
+  gpu.band.l2 = 4000;
+  KernelTuple k = fma_kernel(1, 8);
+  k.mix.stores = 1;
+  k.traffic.l2_bytes = 1e6;
+  k.traffic.l2_write_bytes = 0.5e6;
+  const double at_read_rate = wave_time(k, gpu, {8 * 132, 8}).cycles;  // no write rate: all at the read rate
+  EXPECT_NEAR(at_read_rate, 132 * 64 * 1e6 / gpu.band.l2, 1e-3 * at_read_rate);
+  gpu.band.l2_write = gpu.band.l2 / 2;
+  const WaveTime t = wave_time(k, gpu, {8 * 132, 8});
+  EXPECT_NEAR(t.cycles, 1.5 * at_read_rate, 1e-3 * t.cycles);  // 0.5 at the read rate + 0.5 at half of it
+  EXPECT_EQ(t.limiter, "l2 bandwidth");
+}
+
 // A GPU file without the slice rate (0, unmeasured) leaves atomics unbounded by the slices.
 TEST(WaveTime, UnmeasuredSliceRateBoundsNothing) {
   KernelTuple k = fma_kernel(1, 8);
