@@ -4,8 +4,8 @@
 #include <array>
 #include <cmath>
 
-#include "dram_concurrency.h"
 #include "compiler_schedule.h"
+#include "dram_concurrency.h"
 #include "gpu_rates.h"
 #include "wave/memory_latency.h"
 #include "wave/warp_time.h"

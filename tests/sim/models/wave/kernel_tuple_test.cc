@@ -143,7 +143,8 @@ TEST(WaveKernelTuple, L2WriteBytesFromTheWrittenSectors) {
   MemoryTraffic& m = *k.mutable_counters()->mutable_memory();
   m.set_l2_bytes(20000);
   EXPECT_DOUBLE_EQ(kernel_tuple(k, 32, platform::Lanes{}).traffic.l2_write_bytes, 0);  // unrecorded
-  m.set_l2_write_sectors(250);  // 8000 bytes
+  // 250 sectors: 8000 bytes.
+  m.set_l2_write_sectors(250);
   EXPECT_DOUBLE_EQ(kernel_tuple(k, 32, platform::Lanes{}).traffic.l2_write_bytes, 400);
   m.set_l2_write_sectors(1000);  // more than lts__t_bytes: capped
   EXPECT_DOUBLE_EQ(kernel_tuple(k, 32, platform::Lanes{}).traffic.l2_write_bytes, 1000);
