@@ -49,7 +49,8 @@ bool has_core_counters(const KernelLaunch& k) {
 }
 
 // A kernel recorded without core counters takes those of an identical launch (same name, grid and block) that has
-// them, keeping any counters of its own on top; with none to borrow, it is left without counters. Timeline traces
+// them, keeping any counters of its own on top; with none to borrow, it keeps its own (another group's alone: the
+// models estimate it from the launch configuration and the DRAM bytes the `cache` group measured). Timeline traces
 // whose counters run profiled only some launches (--kernels, --launch-count) or chose other kernels (cuFFT) need it.
 std::size_t borrow_counters(std::vector<Event>& events) {
   using Key = std::tuple<std::string, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>;
@@ -68,8 +69,6 @@ std::size_t borrow_counters(std::vector<Event>& events) {
       counters.MergeFrom(event.kernel().counters());
       *event.mutable_kernel()->mutable_counters() = std::move(counters);
       ++borrowed;
-    } else {
-      event.mutable_kernel()->clear_counters();  // another group alone says too little: estimate from the launch
     }
   }
   return borrowed;

@@ -16,7 +16,12 @@ class KernelView {
   /// A view of `launch` without start_ns/end_ns and without its identity (device, stream, correlation, graph, context).
   static KernelView of(const KernelLaunch& launch);
   const KernelLaunch& launch() const { return launch_; }
-  bool has_counters() const { return launch_.has_counters(); }
+  /// Whether the launch has the counters a model's equations need: its instruction mix (warp instructions or pipes).
+  /// A launch that only one other group measured (the `cache` group's DRAM bytes, links, tensor ops) has not; the
+  /// models then estimate it from the launch configuration and whatever bytes it carries (prediction_shape.h).
+  bool has_counters() const {
+    return launch_.has_counters() && (launch_.counters().has_warp_instructions() || launch_.counters().has_pipes());
+  }
 
  private:
   explicit KernelView(KernelLaunch launch) : launch_(std::move(launch)) {}

@@ -27,10 +27,19 @@ void add_bytes(KernelPrediction& prediction, const KernelWork& work) {
   prediction.sysmem_bytes = work.sysmem_bytes;
 }
 
-double no_counters_cycles(KernelPrediction& prediction, const platform::GpuSpec& gpu) {
+double no_counters_cycles(KernelPrediction& prediction, const platform::GpuSpec& gpu, const KernelLaunch& launch) {
   prediction.estimated_without_counters = true;
   prediction.limiter = "latency (no counters)";
-  return prediction.waves * gpu.sm().latency_cycles().dram();
+  const double latency_cycles = prediction.waves * gpu.sm().latency_cycles().dram();
+  if (!launch.has_counters()) return latency_cycles;
+  const MemoryTraffic& memory = launch.counters().memory();
+  const GpuRates rates = GpuRates::of(gpu);
+  const double dram_bytes_per_cycle = bytes_per_cycle(rates.dram_sustained_bytes_per_s, rates.clock_hz);
+  const double dram_bytes = static_cast<double>(memory.dram_read_bytes() + memory.dram_write_bytes());
+  const double dram_cycles = dram_bytes_per_cycle > 0 ? dram_bytes / dram_bytes_per_cycle : 0;
+  if (dram_cycles <= latency_cycles) return latency_cycles;
+  prediction.limiter = "dram bytes (no counters)";
+  return dram_cycles;
 }
 
 void mark_does_not_fit(KernelPrediction& prediction, const Occupancy& occupancy) {

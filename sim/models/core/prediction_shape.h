@@ -19,9 +19,11 @@ KernelPrediction shaped_prediction(const KernelLaunch& launch, const Occupancy& 
 /// Copies the kernel's bytes per level (kernel_work.h) into the prediction, for the replay's links.
 void add_bytes(KernelPrediction& prediction, const KernelWork& work);
 
-/// The timeline-only fallback: one DRAM latency per wave in cycles (most kernels read global memory), flagged as
-/// estimated without counters with the limiter "latency (no counters)".
-double no_counters_cycles(KernelPrediction& prediction, const platform::GpuSpec& gpu);
+/// The fallback without an instruction mix: one DRAM latency per wave in cycles (most kernels read global memory), or,
+/// where the launch carries DRAM bytes (a one-group recording, e.g. `cache`), at least those bytes at the sustained
+/// DRAM rate; flagged as estimated without counters with the limiter "latency (no counters)" or "dram bytes (no
+/// counters)".
+double no_counters_cycles(KernelPrediction& prediction, const platform::GpuSpec& gpu, const KernelLaunch& launch);
 
 /// Names the occupancy limit when a block does not fit on an SM at all.
 void mark_does_not_fit(KernelPrediction& prediction, const Occupancy& occupancy);

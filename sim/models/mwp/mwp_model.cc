@@ -153,7 +153,7 @@ KernelPrediction MwpModel::predict(const KernelView& kernel, const platform::Gpu
   KernelPrediction p = shaped_prediction(launch, occ, gpu);
   if (!kernel.has_counters()) {
     // Timeline-only trace: as roofline, one DRAM latency per repetition (a warp with one load and nothing else).
-    p.sm_time_s = cycles_to_seconds(no_counters_cycles(p, gpu), gpu);
+    p.sm_time_s = cycles_to_seconds(no_counters_cycles(p, gpu, launch), gpu);
   } else {
     const uint32_t warps_per_block = std::max<uint32_t>(occ.warps_per_block, 1);
     const mwp::MwpInputs in = mwp::mwp_inputs(launch.counters(), reps.blocks * warps_per_block, gpu);

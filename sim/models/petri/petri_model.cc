@@ -40,7 +40,7 @@ KernelPrediction PetriModel::predict(const KernelView& kernel, const platform::G
   KernelPrediction p = shaped_prediction(launch, occ, gpu);
   if (!kernel.has_counters()) {
     // As roofline: only the launch configuration; one DRAM latency per wave, a lower bound.
-    p.sm_time_s = cycles_to_seconds(no_counters_cycles(p, gpu), gpu);
+    p.sm_time_s = cycles_to_seconds(no_counters_cycles(p, gpu, launch), gpu);
   } else {
     const KernelCycles c = kernel_cycles(variant_, launch, gpu, options_);
     p.sm_time_s = cycles_to_seconds(c.cycles, gpu);

@@ -47,7 +47,7 @@ KernelPrediction RooflineModel::predict(const KernelView& kernel, const platform
   KernelPrediction p = shaped_prediction(launch, occ, gpu);
   if (!kernel.has_counters()) {
     // Timeline-only trace: nothing but the launch configuration. Assume the kernel reads global memory, as most do.
-    p.sm_time_s = cycles_to_seconds(no_counters_cycles(p, gpu), gpu);
+    p.sm_time_s = cycles_to_seconds(no_counters_cycles(p, gpu, launch), gpu);
   } else {
     const KernelWork work = kernel_work(launch.counters());
     const BlockTime block = block_time(work, plan.blocks, gpu);

@@ -73,7 +73,7 @@ KernelPrediction WaveModel::predict(const KernelView& kernel, const platform::Gp
   double cycles = 0;
   if (!kernel.has_counters()) {
     // Timeline-only trace: each wave waits at least one DRAM round trip (most kernels read global memory).
-    cycles = no_counters_cycles(p, gpu);
+    cycles = no_counters_cycles(p, gpu, launch);
   } else {
     const wave::KernelTuple k = wave::kernel_tuple(launch, tuple.warp_size, gpu.sm().lanes());
     const WavesTime t = all_waves(k, tuple, plan);

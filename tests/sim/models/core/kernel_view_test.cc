@@ -18,6 +18,18 @@ TEST(KernelView, ClearsTheRecordedTimesAndKeepsTheRest) {
   EXPECT_EQ(view.launch().counters().pipes().fma(), 30u);
 }
 
+// Counters without an instruction mix (one group alone: DRAM bytes, links, tensor ops) are not enough for a model.
+TEST(KernelView, CountersWithoutAnInstructionMixAreNotTheModelsCounters) {
+  KernelLaunch k = testing::fma_kernel(10, 64, 3);
+  k.mutable_counters()->clear_pipes();
+  k.mutable_counters()->clear_warp_instructions();
+  k.mutable_counters()->mutable_memory()->set_dram_read_bytes(4096);
+  ASSERT_TRUE(k.has_counters());
+  EXPECT_FALSE(KernelView::of(k).has_counters());
+  k.mutable_counters()->mutable_warp_instructions()->set_total(30);
+  EXPECT_TRUE(KernelView::of(k).has_counters());
+}
+
 TEST(KernelView, LaunchesDoingTheSameWorkGiveEqualViews) {
   KernelLaunch a = testing::fma_kernel(10, 64, 3);
   KernelLaunch b = a;

@@ -76,6 +76,21 @@ TEST(WaveModel, WithoutCountersOneDramLatencyPerWave) {
   EXPECT_EQ(p.dram_bytes, 0u);
 }
 
+// Only the `cache` group measured it: no instruction mix, but its DRAM bytes bound it at the sustained rate.
+TEST(WaveModel, WithoutAnInstructionMixTheDramBytesStillBound) {
+  KernelLaunch k = testing::launch(3 * 132, 1024);
+  MemoryTraffic& memory = *k.mutable_counters()->mutable_memory();
+  memory.set_dram_read_bytes(200'000'000);
+  memory.set_dram_write_bytes(108'384'000);
+  const KernelPrediction p = predict(k);
+  EXPECT_TRUE(p.estimated_without_counters);
+  EXPECT_EQ(p.limiter, "dram bytes (no counters)");
+  EXPECT_NEAR(p.sm_time_s, 308.384e6 / (3352e9 * 0.92), 1e-12);  // 100 us, far above two DRAM latencies
+  memory.set_dram_read_bytes(1000);  // a few bytes: the DRAM latency per wave stays the floor
+  memory.set_dram_write_bytes(0);
+  EXPECT_EQ(predict(k).limiter, "latency (no counters)");
+}
+
 TEST(WaveModel, BytesGoToTheReplay) {
   KernelLaunch k = testing::fma_kernel(132, 256, 1024);
   MemoryTraffic& m = *k.mutable_counters()->mutable_memory();
