@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "wave/scheduler_queue.h"
+
 namespace warpsim::models::wave {
 namespace {
 
@@ -16,12 +18,8 @@ constexpr std::array<InstClass, 6> kArithmetic{InstClass::kFp32, InstClass::kInt
 double scheduled_warp_time(const KernelTuple& kernel, const GpuTuple& gpu, const MemoryLatencies& lat,
                            const CompilerSchedule& schedule) {
   const WarpInstructionMix& m = kernel.mix;
-  double issued = 0;
-  for (double count : m.issued) issued += count;
-  double cycles = issued * schedule.issue_cycles;
-  // Loads in flight together wait for the slowest of them, once per group.
-  const double group = group_load_latency(lat, kernel.hits, schedule.global_loads_per_stall);
-  cycles += m.global_loads * exposed_global_load_latency(group, schedule);
+  double cycles = issued_instructions(kernel) * schedule.issue_cycles;
+  cycles += global_load_wait(kernel, lat);
   cycles += m.shared_loads * exposed_latency(lat.shared, schedule);
   cycles += m.other_lsu * exposed_latency(gpu.latency[index(InstClass::kLsu)], schedule);
   cycles += m.issued[index(InstClass::kSfu)] * exposed_latency(gpu.latency[index(InstClass::kSfu)], schedule);
@@ -30,12 +28,26 @@ double scheduled_warp_time(const KernelTuple& kernel, const GpuTuple& gpu, const
 
 }  // namespace
 
+double issued_instructions(const KernelTuple& kernel) {
+  double issued = 0;
+  for (double count : kernel.mix.issued) issued += count;
+  return issued;
+}
+
+double global_load_wait(const KernelTuple& kernel, const MemoryLatencies& lat) {
+  const WarpInstructionMix& m = kernel.mix;
+  if (!kernel.schedule) return m.global_loads * average_load_latency(lat, kernel.hits);
+  // Loads in flight together wait for the slowest of them, once per group.
+  const double group = group_load_latency(lat, kernel.hits, kernel.schedule->global_loads_per_stall);
+  return m.global_loads * exposed_global_load_latency(group, *kernel.schedule);
+}
+
 double warp_time(const KernelTuple& kernel, const GpuTuple& gpu, const MemoryLatencies& lat) {
   if (kernel.schedule) return scheduled_warp_time(kernel, gpu, lat, *kernel.schedule) + sync_time(kernel, gpu);
   const WarpInstructionMix& m = kernel.mix;
   double cycles = 0;
   for (InstClass c : kArithmetic) cycles += m.issued[index(c)] * gpu.latency[index(c)];
-  cycles += m.global_loads * average_load_latency(lat, kernel.hits);
+  cycles += global_load_wait(kernel, lat);
   cycles += m.shared_loads * lat.shared;
   cycles += m.other_lsu * gpu.latency[index(InstClass::kLsu)];
   // A store only has to leave: its issue delay is all the path sees.
@@ -64,9 +76,18 @@ BlockTime processing_block_time(const KernelTuple& kernel, const GpuTuple& gpu, 
   // Pipelined blocks: a wave's blocks start and end together (they share the schedulers evenly), so their slots'
   // turnaround follows the wave whichever bound it has.
   const double turnaround = gpu.blocks == BlockRule::kPipelined ? gpu.block_turnaround : 0;
-  const double latency_bound = warp_time(kernel, gpu, lat) + turnaround;
-  const double issue_bound = warps * warp_delay(kernel, gpu) + turnaround;
-  return issue_bound > latency_bound ? BlockTime{issue_bound, true} : BlockTime{latency_bound, false};
+  const double path = warp_time(kernel, gpu, lat);
+  const double issue = warp_delay(kernel, gpu);
+  const bool issue_bound = warps * issue > path;
+  double cycles = std::max(path, warps * issue);
+  if (gpu.issue == IssueRule::kPipesOverlap) {
+    // The scheduler as a closed queue, for the share of the path whose waits vary (global loads served by L1, L2 or
+    // DRAM); fixed-latency chains interleave as the bounds have it (scheduler_queue.h).
+    const double varying = path > issue ? std::clamp(global_load_wait(kernel, lat) / (path - issue), 0.0, 1.0) : 0;
+    const double queued = closed_queue_cycles(warps, issued_instructions(kernel), issue, path);
+    cycles = varying * queued + (1 - varying) * cycles;
+  }
+  return {cycles + turnaround, issue_bound};
 }
 
 }  // namespace warpsim::models::wave

@@ -11,6 +11,13 @@
 
 namespace warpsim::models::wave {
 
+/// Warp instructions one warp issues, all classes.
+double issued_instructions(const KernelTuple& kernel);
+
+/// Cycles of one warp's path spent waiting for its global loads: with the compiler's schedule, each group of loads
+/// in flight waits for its slowest, beyond the compiler's cover; without, every load its mean latency.
+double global_load_wait(const KernelTuple& kernel, const MemoryLatencies& lat);
+
 /// Cycles one warp alone needs: with the kernel's compiler schedule, its issue spacing plus the load latencies it
 /// does not cover; without, each instruction waiting for the one before (README.md, "dependent path").
 double warp_time(const KernelTuple& kernel, const GpuTuple& gpu, const MemoryLatencies& lat);

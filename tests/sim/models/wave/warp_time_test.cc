@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "wave/scheduler_queue.h"
+
 #include "test_gpu.h"
 
 namespace warpsim::models::wave {
@@ -133,6 +135,25 @@ TEST(WaveWarpTime, PaperSumsIssueDelaysOverClassesWhilePipesOverlapInTheHardware
   EXPECT_DOUBLE_EQ(warp_delay(k, overlapping), 110);  // issue slots bound: the integer pipe is busy only 20
   k.mix.issued[index(InstClass::kFp32)] = 0;
   EXPECT_DOUBLE_EQ(warp_delay(k, overlapping), 20);  // a lone narrow pipe: its occupancy bounds
+}
+
+// Four warps whose 400-cycle paths are 100 issue slots and 300 cycles of DRAM waits: their bounds meet (4 x 100 =
+// 400), and with pipes overlapping the scheduler queues them (scheduler_queue.h); the paper's rule keeps the max.
+TEST(WaveWarpTime, WarpsWaitingOnLoadsQueueAtTheScheduler) {
+  KernelTuple k = fma_warp(100);
+  k.mix.global_loads = 1;
+  k.hits = HitFractions{0, 0, 1};
+  k.schedule = CompilerSchedule{1, kGpu.memory.dram - 300};  // one load exposing 300 cycles
+  GpuTuple overlapping = kGpu;
+  overlapping.issue = IssueRule::kPipesOverlap;
+  ASSERT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), 400);  // 100 issues + 300
+  EXPECT_DOUBLE_EQ(processing_block_time(k, kGpu, kGpu.memory, 4).cycles, 400);
+  const double queued = processing_block_time(k, overlapping, overlapping.memory, 4).cycles;
+  EXPECT_GT(queued, 400 * 1.1);
+  EXPECT_DOUBLE_EQ(queued, closed_queue_cycles(4, 100, 100, 400));  // the whole path beyond issue is the load's
+  k.mix.global_loads = 0;  // fixed-latency FMAs only: they interleave as the bounds say
+  k.schedule->issue_cycles = 4;
+  EXPECT_DOUBLE_EQ(processing_block_time(k, overlapping, overlapping.memory, 4).cycles, 400);
 }
 
 TEST(WaveWarpTime, AnEmptyProcessingBlockTakesNoTime) {
