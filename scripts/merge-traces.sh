@@ -5,7 +5,8 @@
 #   scripts/merge-traces.sh [TRACES]   (default workloads/traces; the suite's: workloads/suite/traces)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root/${1:-workloads/traces}"
+traces=${1:-workloads/traces}
+case "$traces" in /*) cd "$traces" ;; *) cd "$root/$traces" ;; esac
 for timeline in */*.timeline.wstrace; do
   base=${timeline%.timeline.wstrace}
   counters=()

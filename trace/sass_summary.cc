@@ -255,6 +255,7 @@ SassFunctionSummary summarize_function(std::string name, std::span<const std::by
         if (!latest_producer_of[*waiter]) latest_producer_of[*waiter] = i;  // the backward pass meets the latest first
         if (c.global_load) {
           ++summary.global_loads;
+          summary.global_cover_cycles += stalls_before[*waiter] - stalls_before[i];
           covered_global_load[i] = true;
           summary.widest_global_load_bytes = std::max(summary.widest_global_load_bytes, std::uint64_t{c.access_bytes});
           if (!latest_global_load_of[*waiter]) latest_global_load_of[*waiter] = i;
@@ -316,6 +317,7 @@ void set_sass(KernelLaunch& kernel, const SassFunctionSummary& summary) {
   sass->set_stall_points(summary.stall_points);
   sass->set_global_loads(summary.global_loads);
   sass->set_global_stall_points(summary.global_stall_points);
+  sass->set_global_cover_cycles(summary.global_cover_cycles);
   sass->set_widest_global_load_bytes(summary.widest_global_load_bytes);
   sass->set_barriers(summary.barriers);
   sass->set_main_loop_instructions(summary.main_loop_instructions);

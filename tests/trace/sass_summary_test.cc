@@ -371,6 +371,9 @@ TEST(SassSummary, GlobalLoadsAreCountedApartFromSharedOnes) {
   EXPECT_EQ(f.global_stall_points, 3u);
   EXPECT_EQ(f.stall_points, 3u);
   EXPECT_EQ(f.widest_global_load_bytes, 4u) << "each a 32-bit load (size code 4)";
+  // Covers: the first LDG 1 + 1 + 1 cycles to the wait, the second 1 + 1, the LDS 1; the chase's loads 1 each.
+  EXPECT_EQ(f.cover_cycles, 3u + 2u + 1u + 1u + 1u);
+  EXPECT_EQ(f.global_cover_cycles, 3u + 2u + 1u + 1u) << "the shared load's cover is not the global loads'";
 }
 
 TEST(SassSummary, GlobalLoadBytesFollowTheAccessSize) {
@@ -584,7 +587,9 @@ TEST(SassSummary, SetSassPutsEveryCountOnTheKernel) {
   looped.main_loop_stall_cycles = 30;
   looped.main_loop_global_loads = 4;
   looped.main_loop_global_stall_points = 1;
+  looped.global_cover_cycles = 20;
   set_sass(kernel, looped);
+  EXPECT_EQ(kernel.sass().global_cover_cycles(), 20u);
   EXPECT_EQ(kernel.sass().main_loop_instructions(), 12u);
   EXPECT_EQ(kernel.sass().main_loop_stall_cycles(), 30u);
   EXPECT_EQ(kernel.sass().main_loop_global_loads(), 4u);

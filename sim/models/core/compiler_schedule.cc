@@ -16,6 +16,16 @@ std::optional<CompilerSchedule> compiler_schedule(const KernelLaunch& launch) {
   // their distance is not in the code order.
   const uint64_t covered = sass.variable_latency() > sass.uncovered() ? sass.variable_latency() - sass.uncovered() : 0;
   if (covered > 0) schedule.cover_cycles = static_cast<double>(sass.cover_cycles()) / static_cast<double>(covered);
+  // Where the summary splits the cover: the global loads' own mean, and the rest's (0 when nothing else is covered).
+  if (sass.has_global_cover_cycles() && sass.global_loads() > 0 && sass.global_loads() <= covered &&
+      sass.global_cover_cycles() <= sass.cover_cycles()) {
+    schedule.global_cover_cycles =
+        static_cast<double>(sass.global_cover_cycles()) / static_cast<double>(sass.global_loads());
+    const uint64_t others = covered - sass.global_loads();
+    schedule.cover_cycles = others > 0 ? static_cast<double>(sass.cover_cycles() - sass.global_cover_cycles()) /
+                                             static_cast<double>(others)
+                                       : 0;
+  }
   if (sass.global_loads() > 0 && sass.global_stall_points() > 0)
     schedule.global_loads_per_stall =
         std::max(1.0, static_cast<double>(sass.global_loads()) / static_cast<double>(sass.global_stall_points()));

@@ -23,6 +23,10 @@ struct CompilerSchedule {
   // Block barriers per instruction of the code (SassSummary.barriers / instructions): no counter counts executed
   // barriers, so a warp's are taken as this share of its executed instructions. 0 where the trace lacks the count.
   double barriers_per_instruction = 0;
+  // The cover of the global loads alone, where the summary splits it (SassSummary.global_cover_cycles); cover_cycles
+  // is then the other producers' (shared loads, MUFU, S2R, shuffles): a global load is placed far from its use, the
+  // others near. Unset: the one mean holds for both.
+  std::optional<double> global_cover_cycles = std::nullopt;
 };
 
 /// The schedule of `launch`'s SASS summary; nothing when the trace has none (recorded before the tracer kept it, or
@@ -34,9 +38,15 @@ inline double exposed_latency(double latency, const CompilerSchedule& schedule) 
   return latency > schedule.cover_cycles ? latency - schedule.cover_cycles : 0;
 }
 
-/// The same per global load, shared with the other global loads in flight: exposed_latency / global_loads_per_stall.
+/// Cycles of a group of global loads' `latency` a warp still waits after their cover: max(0, latency - global cover).
+inline double exposed_global_group_latency(double latency, const CompilerSchedule& schedule) {
+  const double cover = schedule.global_cover_cycles.value_or(schedule.cover_cycles);
+  return latency > cover ? latency - cover : 0;
+}
+
+/// The same per global load, shared with the other global loads in flight: the group's / global_loads_per_stall.
 inline double exposed_global_load_latency(double latency, const CompilerSchedule& schedule) {
-  return exposed_latency(latency, schedule) / schedule.global_loads_per_stall;
+  return exposed_global_group_latency(latency, schedule) / schedule.global_loads_per_stall;
 }
 
 }  // namespace warpsim::models

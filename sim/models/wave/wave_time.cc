@@ -50,7 +50,7 @@ double barrier_wait_cycles(const KernelTuple& k, const GpuTuple& gpu) {
   const double loads_per_group = k.schedule->global_loads_per_stall;
   const double groups = k.mix.global_loads / loads_per_group;
   const double group_latency = group_load_latency(gpu.memory, k.hits, loads_per_group);
-  return std::min(groups, k.syncs) * exposed_latency(group_latency, *k.schedule);
+  return std::min(groups, k.syncs) * exposed_global_group_latency(group_latency, *k.schedule);
 }
 
 // In the paper's order (L1, L2, DRAM, uncoalesced), shared memory first: it shares the L1's data stage; then the

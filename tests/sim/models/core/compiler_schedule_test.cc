@@ -43,6 +43,22 @@ TEST(CompilerSchedule, BarriersPerInstructionOfTheCode) {
   EXPECT_DOUBLE_EQ(compiler_schedule(launch)->barriers_per_instruction, 0.025);
 }
 
+// 8 covered producers, 240 cycles: 2 global loads with 200 of them, 6 others with 40. Without the split, one mean.
+TEST(CompilerSchedule, GlobalLoadsCoverApartFromTheOtherProducers) {
+  KernelLaunch launch = with_sass(200, 300, 10, 240, 2);
+  launch.mutable_sass()->set_global_loads(2);
+  EXPECT_FALSE(compiler_schedule(launch)->global_cover_cycles.has_value());
+  EXPECT_DOUBLE_EQ(exposed_global_group_latency(130, *compiler_schedule(launch)), 100);  // the mean, 30
+  launch.mutable_sass()->set_global_cover_cycles(200);
+  const auto s = compiler_schedule(launch);
+  EXPECT_DOUBLE_EQ(*s->global_cover_cycles, 100);
+  EXPECT_DOUBLE_EQ(s->cover_cycles, 40.0 / 6);
+  EXPECT_DOUBLE_EQ(exposed_global_group_latency(130, *s), 30);
+  EXPECT_DOUBLE_EQ(exposed_latency(30, *s), 30 - 40.0 / 6);
+  launch.mutable_sass()->set_global_cover_cycles(500);  // inconsistent (more than all producers'): not split
+  EXPECT_FALSE(compiler_schedule(launch)->global_cover_cycles.has_value());
+}
+
 TEST(CompilerSchedule, ExposedLatencyIsWhatTheCoverLeaves) {
   const CompilerSchedule s{1, 30};
   EXPECT_DOUBLE_EQ(exposed_latency(100, s), 70);
