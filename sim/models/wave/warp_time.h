@@ -3,6 +3,8 @@
 //   time_wp  = time(main thread) + time_sync          the warp alone: its dependent path
 //   delay_wp = delay(main thread)                     cycles its processing block spends issuing it
 //   time_pb  = max( max_wp time_wp, sum_wp delay_wp ) latency-bound or issue-bound
+// With the pipes overlapping (wave-pipes, wave-blocks), the share of the path that waits on global loads takes the
+// scheduler as a closed queue instead (scheduler_queue.h): warps whose waits vary find it busy after them.
 // The warps of one kernel are alike (the counters are totals), so max_wp time_wp is one warp's time and the sum of
 // delays is the warps a processing block holds times one warp's delay.
 #include "wave/gpu_tuple.h"
