@@ -90,15 +90,25 @@ TEST(WaveTime, MeasuredGlobalWavefrontsJoinTheSharedOnesInTheDataStage) {
   EXPECT_EQ(t.limiter, "l1 data stage");
 }
 
-// Pipelined blocks: the SM's slots turn over together after each wave, and its data stage serves nothing meanwhile.
-TEST(WaveTime, PipelinedBlocksLeaveTheDataStageIdleDuringTheTurnaround) {
+// The test GPU with pipelined blocks whose slots turn over in 400 cycles.
+GpuTuple pipelined_gpu() {
   GpuTuple gpu = kGpu;
   gpu.blocks = BlockRule::kPipelined;
   gpu.block_turnaround = 400;
+  return gpu;
+}
+
+// 8 warps a block, each with one shared load of 10 wavefronts: 640 cycles of the data stage for 8 blocks.
+KernelTuple shared_work_kernel() {
   KernelTuple k = fma_kernel(1, 8);
   k.mix.shared_loads = 1;
   k.traffic.shared_wavefronts = 10;
-  const WaveTime t = wave_time(k, gpu, {8 * 132, 8});
+  return k;
+}
+
+// Pipelined blocks: the SM's slots turn over together after each wave, and its data stage serves nothing meanwhile.
+TEST(WaveTime, PipelinedBlocksLeaveTheDataStageIdleDuringTheTurnaround) {
+  const WaveTime t = wave_time(shared_work_kernel(), pipelined_gpu(), {8 * 132, 8});
   EXPECT_NEAR(t.cycles, 640 + 400, 1e-3 * 1040);
   EXPECT_EQ(t.limiter, "shared bandwidth");
 }
@@ -106,13 +116,9 @@ TEST(WaveTime, PipelinedBlocksLeaveTheDataStageIdleDuringTheTurnaround) {
 // A tiled kernel: each warp loads global data (two loads waited on together, both from DRAM), waits at a barrier,
 // then works in shared memory. Its blocks wait for the loads together before the data stage can serve them.
 TEST(WaveTime, ABarrierAfterGlobalLoadsKeepsTheDataStageWaiting) {
-  GpuTuple gpu = kGpu;
-  gpu.blocks = BlockRule::kPipelined;
-  gpu.block_turnaround = 400;
-  KernelTuple k = fma_kernel(1, 8);
+  const GpuTuple gpu = pipelined_gpu();
+  KernelTuple k = shared_work_kernel();
   k.mix.global_loads = 2;
-  k.mix.shared_loads = 1;
-  k.traffic.shared_wavefronts = 10;
   k.hits = HitFractions{0, 0, 1};
   k.schedule = CompilerSchedule{1, 100, 2};
   k.syncs = 1;
