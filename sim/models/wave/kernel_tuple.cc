@@ -59,6 +59,7 @@ WarpInstructionMix mix(const KernelCounters& c, const KernelWork& work, const pl
   WarpInstructionMix m;
   m.issued = issued(work, lanes);
   m.global_loads = as_double(w.global_ld() + w.local_ld() + w.global_atom() + w.ldgsts() + w.tma());
+  m.async_copies = as_double(w.ldgsts() + w.tma());
   m.shared_loads = as_double(w.shared_ld() + w.shared_atom() + w.ldsm());
   m.stores = as_double(w.global_st() + w.local_st() + w.global_red() + w.shared_st());
   const double memory = m.global_loads + m.shared_loads + m.stores;
@@ -69,6 +70,7 @@ WarpInstructionMix mix(const KernelCounters& c, const KernelWork& work, const pl
 WarpInstructionMix per_warp(WarpInstructionMix m, double warps) {
   for (double& count : m.issued) count /= warps;
   m.global_loads /= warps;
+  m.async_copies /= warps;
   m.shared_loads /= warps;
   m.stores /= warps;
   m.other_lsu /= warps;

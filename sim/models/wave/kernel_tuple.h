@@ -19,10 +19,16 @@ namespace warpsim::models::wave {
 struct WarpInstructionMix {
   PerClass issued{};        // every issued instruction by class: what the issue delays sum over
   double global_loads = 0;  // global and local loads, atomics, LDGSTS, TMA: wait for the memory levels
+  // Of global_loads, the asynchronous copies to shared memory (LDGSTS, TMA): a warp does not wait on them one by one
+  // but on a pipeline stage of them at a barrier, with the next stages' copies already in flight.
+  double async_copies = 0;
   double shared_loads = 0;  // shared loads and atomics, LDSM: wait for shared memory
   double stores = 0;        // global, local and shared stores, reductions: the warp does not wait for them
   double other_lsu = 0;     // the rest of the LSU pipe (shuffles, ...)
 };
+
+/// The global loads a warp waits on one by one (a register result): all but the asynchronous copies.
+inline double waited_global_loads(const WarpInstructionMix& m) { return m.global_loads - m.async_copies; }
 
 /// Bytes (shared: wavefronts) one warp moves through each level; every byte passing through a level uses its bandwidth.
 struct WarpTraffic {

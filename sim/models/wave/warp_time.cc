@@ -36,10 +36,13 @@ double issued_instructions(const KernelTuple& kernel) {
 
 double global_load_wait(const KernelTuple& kernel, const MemoryLatencies& lat) {
   const WarpInstructionMix& m = kernel.mix;
-  if (!kernel.schedule) return m.global_loads * average_load_latency(lat, kernel.hits);
+  // Asynchronous copies (LDGSTS, TMA) are not waited on one by one: a warp waits for a pipeline stage of them at a
+  // barrier while the next stages' copies are in flight, so a multi-stage pipeline hides their latency.
+  const double waited = waited_global_loads(m);
+  if (!kernel.schedule) return waited * average_load_latency(lat, kernel.hits);
   // Loads in flight together wait for the slowest of them, once per group.
   const double group = group_load_latency(lat, kernel.hits, kernel.schedule->global_loads_per_stall);
-  return m.global_loads * exposed_global_load_latency(group, *kernel.schedule);
+  return waited * exposed_global_load_latency(group, *kernel.schedule);
 }
 
 double warp_time(const KernelTuple& kernel, const GpuTuple& gpu, const MemoryLatencies& lat) {

@@ -16,8 +16,9 @@ namespace warpsim::models::wave {
 /// Warp instructions one warp issues, all classes.
 double issued_instructions(const KernelTuple& kernel);
 
-/// Cycles of one warp's path spent waiting for its global loads: with the compiler's schedule, each group of loads
-/// in flight waits for its slowest, beyond the compiler's cover; without, every load its mean latency.
+/// Cycles of one warp's path spent waiting for the global loads it waits on one by one (not its asynchronous copies,
+/// kernel_tuple.h): with the compiler's schedule, each group of loads in flight waits for its slowest, beyond the
+/// compiler's cover; without, every load its mean latency.
 double global_load_wait(const KernelTuple& kernel, const MemoryLatencies& lat);
 
 /// Cycles one warp alone needs: with the kernel's compiler schedule, its issue spacing plus the load latencies it

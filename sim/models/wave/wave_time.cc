@@ -20,18 +20,27 @@ struct NamedLevel {
 
 // Read bytes per clock that a memory behind `grid` (the GPU's DRAM, or a peer GPU's over NVLink) serves at the
 // concurrency a wave of `warps_gpu` warps keeps (dram_concurrency.h), pipelined blocks only; 0 (no bound) otherwise.
-// A warp waits on its global loads in groups (the compiler's loads per stall, at most its loads), each load bringing
-// its share of the `read_bytes` a warp reads from that memory.
+// A warp waits on its global loads in groups (the compiler's loads per stall, at most the loads it waits on), each
+// load bringing its share of the `read_bytes` a warp reads from that memory. The grid measured warps waiting on
+// their loads: asynchronous copies keep a pipeline's stages in flight instead, and only DRAM's bandwidth bounds them
+// (waited_read_share).
 double concurrency_bandwidth(const KernelTuple& k, const GpuTuple& gpu, const platform::DramConcurrency& grid,
                              double warps_gpu, double read_bytes, double write_share) {
-  if (gpu.blocks != BlockRule::kPipelined || k.mix.global_loads <= 0 || read_bytes <= 0) return 0;
+  const double waited = waited_global_loads(k.mix);
+  if (gpu.blocks != BlockRule::kPipelined || waited <= 0 || read_bytes <= 0) return 0;
   const double loads_per_stall = k.schedule ? k.schedule->global_loads_per_stall : 1;
   const double lines_per_load = read_bytes / k.mix.global_loads / kDramLineBytes;
   DramLoadsInFlight loads;
-  loads.lines_per_warp = std::min(loads_per_stall, k.mix.global_loads) * lines_per_load;
+  loads.lines_per_warp = std::min(loads_per_stall, waited) * lines_per_load;
   loads.lines_per_sm = warps_gpu * loads.lines_per_warp / std::max<uint32_t>(gpu.sm_count, 1);
   loads.write_share = write_share;
   return dram_read_bytes_per_s(grid, loads) / gpu.clock_hz;
+}
+
+// Of a warp's global reads, the share its waited loads bring (the asynchronous copies' share is bounded by DRAM's
+// bandwidth alone): every load taken as bringing the same.
+double waited_read_share(const WarpInstructionMix& m) {
+  return m.global_loads > 0 ? waited_global_loads(m) / m.global_loads : 0;
 }
 
 // Cycles of every wave in which an SM's own levels (its L1's data stage and bandwidth, its tag stage) serve nothing:
@@ -43,12 +52,14 @@ double sm_idle_cycles(const GpuTuple& gpu) { return gpu.blocks == BlockRule::kPi
 // loads global data, waits at a barrier and then works on it in shared memory (a tiled kernel) cannot start that work
 // before its loads arrive, and with pipelined blocks the wave's blocks wait together. Each barrier separates at most
 // one group of loads waited on together (min of barriers and load groups per warp), each exposing its latency beyond
-// the compiler's cover. Only with the compiler's schedule (barriers and load groups come from the SASS summary).
+// the compiler's cover (asynchronous copies are a pipeline's next stages: not waited on here). Only with the
+// compiler's schedule (barriers and load groups come from the SASS summary).
 double barrier_wait_cycles(const KernelTuple& k, const GpuTuple& gpu) {
   if (gpu.blocks != BlockRule::kPipelined || !k.schedule || k.syncs <= 0) return 0;
-  if (k.mix.global_loads <= 0 || k.mix.shared_loads <= 0) return 0;
+  const double waited = waited_global_loads(k.mix);
+  if (waited <= 0 || k.mix.shared_loads <= 0) return 0;
   const double loads_per_group = k.schedule->global_loads_per_stall;
-  const double groups = k.mix.global_loads / loads_per_group;
+  const double groups = waited / loads_per_group;
   const double group_latency = group_load_latency(gpu.memory, k.hits, loads_per_group);
   return std::min(groups, k.syncs) * exposed_global_group_latency(group_latency, *k.schedule);
 }
@@ -87,7 +98,7 @@ std::array<NamedLevel, 8> levels(const KernelTuple& k, const GpuTuple& gpu, cons
       // One slice serves every atomic to its addresses: the wave's share of the busiest slice's sectors at its rate.
       {"l2 slice atomics", {&MemoryLatencies::l2, warps_gpu * t.l2_slice_atomic_sectors, gpu.band.l2_slice_atomics}},
       {"dram concurrency",
-       {&MemoryLatencies::dram, warps_gpu * t.dram_read_bytes,
+       {&MemoryLatencies::dram, warps_gpu * t.dram_read_bytes * waited_read_share(k.mix),
         concurrency_bandwidth(k, gpu, gpu.dram_concurrency, warps_gpu, t.dram_read_bytes, dram_write_share)}},
       // A peer's reads: the local writes of a copy from it do not slow them (microbench_dram_inflight --peer 1).
       {"peer concurrency",

@@ -44,6 +44,18 @@ TEST(WaveKernelTuple, CountsAreKernelTotalsOverWarps) {
   EXPECT_DOUBLE_EQ(k.syncs, 0);          // no counter counts barriers, and there is no SASS summary
 }
 
+// LDGSTS and TMA copies are global loads (they use the memory levels) and, of them, the asynchronous copies.
+TEST(WaveKernelTuple, AsyncCopiesAreGlobalLoadsNotWaitedOnOneByOne) {
+  KernelLaunch launch = twenty_warps();
+  WarpInstructions& w = *launch.mutable_counters()->mutable_warp_instructions();
+  w.set_ldgsts(60);
+  w.set_tma(20);
+  const KernelTuple k = kernel_tuple(launch, 32, platform::Lanes{});
+  EXPECT_DOUBLE_EQ(k.mix.global_loads, 9);  // (100 + 60 + 20) / 20
+  EXPECT_DOUBLE_EQ(k.mix.async_copies, 4);
+  EXPECT_DOUBLE_EQ(waited_global_loads(k.mix), 5);
+}
+
 // 150 issued instructions per warp, 2 barriers in 60 instructions of code: 5 barriers per warp.
 TEST(WaveKernelTuple, BarriersAreTheirShareOfTheCodeOfEachWarpsInstructions) {
   KernelLaunch launch = twenty_warps();

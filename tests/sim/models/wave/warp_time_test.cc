@@ -35,6 +35,18 @@ TEST(WaveWarpTime, LoadsWaitTheAverageMemoryLatency) {
   EXPECT_DOUBLE_EQ(warp_delay(k, kGpu), 2 * 4);
 }
 
+// A cp.async / TMA pipeline waits for a stage of copies at a barrier while the next stages are in flight: the copies
+// add their issue, not their latency, to the path.
+TEST(WaveWarpTime, AsyncCopiesAddNoLoadLatency) {
+  KernelTuple k;
+  k.mix.global_loads = 5;
+  k.mix.async_copies = 3;
+  k.hits = HitFractions{0.5, 0.25, 0.25, 0};
+  EXPECT_DOUBLE_EQ(global_load_wait(k, kGpu.memory), 2 * (20 + 0.25 * 263 + 0.25 * 479));
+  k.mix.async_copies = 5;
+  EXPECT_DOUBLE_EQ(global_load_wait(k, kGpu.memory), 0);
+}
+
 TEST(WaveWarpTime, UncoalescedRequestsAddTheirExtraLatency) {
   KernelTuple k;
   k.mix.global_loads = 1;

@@ -193,6 +193,12 @@ TEST(WaveModel, PipelinedBlocksReadDramAtTheirConcurrency) {
   EXPECT_NEAR(p.sm_time_s, (1ull << 30) / 200e9, 1e-3 * p.sm_time_s);
   EXPECT_EQ(p.limiter, "dram concurrency");
   EXPECT_LT(predict(k, gpu).sm_time_s, 0.5 * p.sm_time_s);  // wave: the streaming rate
+  // The same reads by asynchronous copies (cp.async): a pipeline's stages keep them in flight, not waiting warps, so
+  // the grid does not bound them.
+  WarpInstructions& w = *k.mutable_counters()->mutable_warp_instructions();
+  w.set_ldgsts(w.global_ld());
+  w.clear_global_ld();
+  EXPECT_NE(predict_blocks(k, gpu).limiter, "dram concurrency");
 }
 
 TEST(WaveModel, RegisteredAsWave) {

@@ -128,6 +128,18 @@ TEST(WaveTime, ABarrierAfterGlobalLoadsKeepsTheDataStageWaiting) {
   EXPECT_NEAR(wave_time(k, gpu, {8 * 132, 8}).cycles, 640 + 400, 1e-3 * 1040);
 }
 
+// The same tile loaded by asynchronous copies (cp.async): the barrier waits for a stage whose copies were issued a
+// stage earlier, so the data stage does not wait for them.
+TEST(WaveTime, ABarrierAfterAsyncCopiesLeavesTheDataStageBusy) {
+  KernelTuple k = shared_work_kernel();
+  k.mix.global_loads = 2;
+  k.mix.async_copies = 2;
+  k.hits = HitFractions{0, 0, 1};
+  k.schedule = CompilerSchedule{1, 100, 2};
+  k.syncs = 1;
+  EXPECT_NEAR(wave_time(k, pipelined_gpu(), {8 * 132, 8}).cycles, 640 + 400, 1e-3 * 1040);
+}
+
 // Atomics to one address: the busiest L2 slice does 4096 atomic sectors per warp-share of the wave at 0.684 a clock.
 TEST(WaveTime, BusiestL2SliceBoundsAtomics) {
   GpuTuple gpu = kGpu;
