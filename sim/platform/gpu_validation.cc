@@ -46,7 +46,9 @@ void check_lanes(const Lanes& lanes, const FieldPath& at, IssueList& issues) {
       {"tensor_tf32_flops_per_cycle", lanes.tensor_tf32_flops_per_cycle()},
       {"tensor_fp8_flops_per_cycle", lanes.tensor_fp8_flops_per_cycle()},
       {"tensor_int8_ops_per_cycle", lanes.tensor_int8_ops_per_cycle()},
-      {"tensor_fp64_flops_per_cycle", lanes.tensor_fp64_flops_per_cycle()}};
+      {"tensor_fp64_flops_per_cycle", lanes.tensor_fp64_flops_per_cycle()},
+      {"tensor_mma_sync_flops_per_cycle", lanes.tensor_mma_sync_flops_per_cycle()},
+      {"tensor_mma_sync_tf32_flops_per_cycle", lanes.tensor_mma_sync_tf32_flops_per_cycle()}};
   for (const auto& [name, value] : optional) issues.non_negative(at.then(name), value);
 }
 

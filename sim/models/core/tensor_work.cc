@@ -5,8 +5,9 @@
 namespace warpsim::models {
 namespace {
 
-// The type's rate, or the FP16 rate where the spec has none for it.
-double rate_or_fp16(double rate, double fp16_rate) { return rate > 0 ? rate : fp16_rate; }
+// A rate, or `fallback` where the spec has none (0): a type the GPU lacks runs at its FP16 rate, mma.sync at the
+// warpgroup rate where no separate one is measured.
+double rate_or(double rate, double fallback) { return rate > 0 ? rate : fallback; }
 
 }  // namespace
 
@@ -17,6 +18,8 @@ double tensor_pipe_instructions(const PipeInstructions& p) {
 
 TensorFlops tensor_flops(const KernelCounters& counters) {
   TensorFlops flops;
+  flops.warpgroup = counters.pipes().tensor_gmma() > 0;
+  flops.measured = counters.has_tensor_ops();
   if (!counters.has_tensor_ops()) {
     flops.fp16 = tensor_pipe_instructions(counters.pipes()) * kFlopPerTensorInstruction;
     return flops;
@@ -34,10 +37,15 @@ TensorFlops tensor_flops(const KernelCounters& counters) {
 double tensor_cycles(const TensorFlops& flops, const platform::Lanes& lanes) {
   const double fp16 = lanes.tensor_flops_per_cycle();
   if (fp16 <= 0) return 0;
-  return (flops.fp16 + flops.bf16) / fp16 + flops.tf32 / rate_or_fp16(lanes.tensor_tf32_flops_per_cycle(), fp16) +
-         flops.fp8 / rate_or_fp16(lanes.tensor_fp8_flops_per_cycle(), fp16) +
-         flops.int8 / rate_or_fp16(lanes.tensor_int8_ops_per_cycle(), fp16) +
-         flops.fp64 / rate_or_fp16(lanes.tensor_fp64_flops_per_cycle(), fp16);
+  const double tf32 = rate_or(lanes.tensor_tf32_flops_per_cycle(), fp16);
+  // Measured operations not issued by warpgroup instructions: warp-level mma.sync, which those outrun.
+  const bool mma_sync = flops.measured && !flops.warpgroup;
+  const double half_rate = mma_sync ? rate_or(lanes.tensor_mma_sync_flops_per_cycle(), fp16) : fp16;
+  const double tf32_rate = mma_sync ? rate_or(lanes.tensor_mma_sync_tf32_flops_per_cycle(), tf32) : tf32;
+  return (flops.fp16 + flops.bf16) / half_rate + flops.tf32 / tf32_rate +
+         flops.fp8 / rate_or(lanes.tensor_fp8_flops_per_cycle(), fp16) +
+         flops.int8 / rate_or(lanes.tensor_int8_ops_per_cycle(), fp16) +
+         flops.fp64 / rate_or(lanes.tensor_fp64_flops_per_cycle(), fp16);
 }
 
 double tensor_fp16_instructions(const TensorFlops& flops, const platform::Lanes& lanes) {

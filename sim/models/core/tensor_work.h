@@ -6,6 +6,13 @@
 // group counts operations by input type (sm__ops_path_tensor_src_<type>, 2 per multiply-add: an n = 4096 GEMM counts
 // 2 n^3, measured on H100 and H200), so those counts are used where present. A kernel recorded without that group
 // has only its tensor-pipe instruction count, taken as mma.sync m16n8k16 FP16 instructions.
+//
+// Hopper's warpgroup instructions (wgmma, the GMMA sub-pipe) sustain more than its warp-level mma.sync
+// (workloads/microbench_tensor: FP16 3258 against 2392 FLOP per clock per SM on H100): measured operations of a
+// kernel without GMMA instructions run at the GPU's mma.sync rates where the GPU file has them, the others at its
+// tensor rates. An estimate from instructions keeps the tensor rates: the HMMA sub-pipe also counts HFMA2.MMA (FP16
+// FMAs and register moves the compiler places on the MMA pipe: `srad_coefficient` and `matmul`, which have no tensor
+// code, count one or more a warp), so the estimate's 4096 FLOP an instruction is an upper bound already.
 #include "platform.pb.h"
 #include "trace.pb.h"
 
@@ -23,18 +30,22 @@ struct TensorFlops {
   double fp8 = 0;
   double int8 = 0;
   double fp64 = 0;
+  bool warpgroup = false;  // issued by warpgroup instructions (wgmma): else warp-level mma.sync
+  bool measured = false;   // from operation counts; else an estimate from tensor-pipe instructions
 };
 
 /// Tensor-pipe warp instructions: the pipe's counter, else the sum of its sub-pipes (hmma, imma, dmma, gmma).
 double tensor_pipe_instructions(const PipeInstructions& pipes);
 
 /// From the `tensor_ops` counters; without them, the tensor-pipe warp instructions (`pipes.tensor`, else the sum of
-/// its sub-pipes) x kFlopPerTensorInstruction as FP16.
+/// its sub-pipes) x kFlopPerTensorInstruction as FP16. Warpgroup work where the GMMA sub-pipe counted instructions.
 TensorFlops tensor_flops(const KernelCounters& counters);
 
 /// SM clocks the tensor cores need for `flops` if one SM did all of it: the sum over types of FLOP / the GPU's rate
 /// per clock per SM for that type. BF16 runs at the FP16 rate (every GPU with BF16 tensor cores has them equal); a type
-/// whose rate the spec leaves 0 (a GPU without it: FP8 on A100) runs at the FP16 rate. 0 without tensor cores.
+/// whose rate the spec leaves 0 (a GPU without it: FP8 on A100) runs at the FP16 rate; measured FP16/BF16 and TF32
+/// work not issued by warpgroup instructions runs at the mma.sync rates where the spec has them. 0 without tensor
+/// cores.
 double tensor_cycles(const TensorFlops& flops, const platform::Lanes& lanes);
 
 /// The same clocks as mma.sync m16n8k16 FP16 warp instructions: what per-instruction models charge the tensor pipe.

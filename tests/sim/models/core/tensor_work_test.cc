@@ -48,6 +48,40 @@ TEST(TensorWork, OperationCountsWinOverInstructionsAndEachTypeRunsAtItsRate) {
   EXPECT_DOUBLE_EQ(tensor_fp16_instructions(flops, hopper_lanes()), 60);
 }
 
+// With mma.sync rates in the spec (a Hopper GPU: FP16 2048, TF32 1024 against 4096 and 2048 for wgmma): measured
+// operations of a kernel with GMMA instructions run FP16/BF16 and TF32 at the warpgroup rates, those of one without
+// at the mma.sync rates; the other types keep theirs.
+TEST(TensorWork, WarpLevelMmaRunsAtItsOwnRateWhereTheSpecHasOne) {
+  platform::Lanes lanes = hopper_lanes();
+  lanes.set_tensor_mma_sync_flops_per_cycle(2048);
+  lanes.set_tensor_mma_sync_tf32_flops_per_cycle(1024);
+  KernelCounters c;
+  c.mutable_pipes()->set_tensor_hmma(1);
+  TensorOps& ops = *c.mutable_tensor_ops();
+  ops.set_fp16(4096 * 10);
+  ops.set_tf32(2048 * 10);
+  ops.set_fp64(256 * 10);
+  EXPECT_FALSE(tensor_flops(c).warpgroup);
+  EXPECT_DOUBLE_EQ(tensor_cycles(tensor_flops(c), lanes), 20 + 20 + 10);
+  c.mutable_pipes()->set_tensor_gmma(1);
+  EXPECT_TRUE(tensor_flops(c).warpgroup);
+  EXPECT_DOUBLE_EQ(tensor_cycles(tensor_flops(c), lanes), 10 + 10 + 10);
+  EXPECT_DOUBLE_EQ(tensor_cycles(tensor_flops(c), hopper_lanes()), 30);  // no mma.sync rates: one rate for both
+  c.mutable_pipes()->clear_tensor_gmma();
+  EXPECT_DOUBLE_EQ(tensor_cycles(tensor_flops(c), hopper_lanes()), 30);
+}
+
+// Without operation counts the HMMA sub-pipe's instructions are not known to be mma.sync (it also counts HFMA2.MMA,
+// FP16 FMAs and register moves): the estimate keeps the tensor rate.
+TEST(TensorWork, AnEstimateFromInstructionsKeepsTheTensorRate) {
+  platform::Lanes lanes = hopper_lanes();
+  lanes.set_tensor_mma_sync_flops_per_cycle(2048);
+  KernelCounters c;
+  c.mutable_pipes()->set_tensor_hmma(100);
+  EXPECT_FALSE(tensor_flops(c).measured);
+  EXPECT_DOUBLE_EQ(tensor_cycles(tensor_flops(c), lanes), 100);
+}
+
 TEST(TensorWork, ATypeTheGpuLacksRunsAtItsFp16Rate) {
   KernelCounters c;
   c.mutable_tensor_ops()->set_fp8(4096 * 7);
