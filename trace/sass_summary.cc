@@ -121,6 +121,8 @@ struct Control {
   std::uint32_t wait_mask = 0;
   bool global_load = false;
   bool barrier = false;
+  bool matrix = false;             // HMMA, DMMA
+  bool mma_pipe_fp16_fma = false;  // HFMA2.MMA
   std::uint32_t access_bytes = 0;  // a global load's bytes per thread
 };
 
@@ -132,6 +134,11 @@ constexpr std::array<std::uint64_t, 2> kGlobalLoadOpcodes = {0x381, 0x981};
 // BAR (__syncthreads: BAR.SYNC) is 0xb1d for sm_75, 80 and 90: found on nvcc 13.0 cubins of one kernel with 0, 1 and
 // 3 __syncthreads (the only opcode whose count followed them).
 constexpr std::uint64_t kBarrierOpcode = 0xb1d;
+// On the tensor pipe's HMMA sub-pipe (sm_90, cuobjdump of nvcc 13.0 cubins): HMMA (m16n8k16 FP16 and m16n8k8 TF32
+// alike) 0x23c, DMMA 0x23f, and HFMA2.MMA 0x235 (register operands) and 0x435 (an immediate: the compiler's register
+// moves); plain HFMA2, on the FMA pipe, is 0x231.
+constexpr std::array<std::uint64_t, 2> kMatrixOpcodes = {0x23c, 0x23f};
+constexpr std::array<std::uint64_t, 2> kMmaPipeFp16FmaOpcodes = {0x235, 0x435};
 // A load's access size, bits 9-11 of the high word: 4, 5, 6 for 32, 64, 128 bits (checked on the same cubins), 0-3
 // for the 8- and 16-bit forms (unsigned and signed), 7 for the other 128-bit form.
 constexpr unsigned kAccessSizeShift = 9;
@@ -150,6 +157,9 @@ Control control_of(std::span<const std::byte> instruction) {
           static_cast<std::uint32_t>((code >> kWaitMaskShift) & kWaitMaskMask),
           std::find(kGlobalLoadOpcodes.begin(), kGlobalLoadOpcodes.end(), opcode) != kGlobalLoadOpcodes.end(),
           opcode == kBarrierOpcode,
+          std::find(kMatrixOpcodes.begin(), kMatrixOpcodes.end(), opcode) != kMatrixOpcodes.end(),
+          std::find(kMmaPipeFp16FmaOpcodes.begin(), kMmaPipeFp16FmaOpcodes.end(), opcode) !=
+              kMmaPipeFp16FmaOpcodes.end(),
           kAccessBytes[(high >> kAccessSizeShift) & kAccessSizeMask]};
 }
 
@@ -246,6 +256,8 @@ SassFunctionSummary summarize_function(std::string name, std::span<const std::by
       ++summary.instructions;
       summary.stall_cycles += c.stall;
       if (c.barrier) ++summary.barriers;
+      if (c.matrix) ++summary.matrix_instructions;
+      if (c.mma_pipe_fp16_fma) ++summary.mma_pipe_fp16_fmas;
     }
     if (c.write_barrier != kNoBarrier) {
       ++summary.variable_latency;
@@ -320,6 +332,8 @@ void set_sass(KernelLaunch& kernel, const SassFunctionSummary& summary) {
   sass->set_global_cover_cycles(summary.global_cover_cycles);
   sass->set_widest_global_load_bytes(summary.widest_global_load_bytes);
   sass->set_barriers(summary.barriers);
+  sass->set_matrix_instructions(summary.matrix_instructions);
+  sass->set_mma_pipe_fp16_fmas(summary.mma_pipe_fp16_fmas);
   sass->set_main_loop_instructions(summary.main_loop_instructions);
   sass->set_main_loop_stall_cycles(summary.main_loop_stall_cycles);
   sass->set_main_loop_global_loads(summary.main_loop_global_loads);

@@ -31,6 +31,11 @@ struct SassFunctionSummary {
   std::uint64_t global_cover_cycles = 0;  ///< of cover_cycles, the global loads' own
   std::uint64_t widest_global_load_bytes = 0;  ///< the widest one's bytes per thread (4: float, 16: float4)
   std::uint64_t barriers = 0;                  ///< block barriers (BAR.SYNC: __syncthreads) in the code
+  /// Instructions of the tensor pipe's HMMA sub-pipe in the code: matrix instructions (HMMA, DMMA) and the FP16 FMAs
+  /// the compiler issues to the MMA pipe (HFMA2.MMA: FP16 arithmetic, and register moves such as
+  /// `HFMA2.MMA R0, -RZ, RZ, 0, 0`), which the sub-pipe's counter counts alike.
+  std::uint64_t matrix_instructions = 0;
+  std::uint64_t mma_pipe_fp16_fmas = 0;
   /// The main loop: of the innermost loops (a backward branch's span that holds no other), the one of the most
   /// instructions, where the counts over the whole code mix an unrolled loop with its remainder copies. Its
   /// instructions (0: the code has no loop), their stall cycles, and its global loads and their stall points counted

@@ -569,6 +569,21 @@ TEST(SassSummary, SectionsOrTablesOutsideTheBufferAreRefused) {
 
 // ---- on the kernel record, and the store the tracer keeps ---------------------------------------------------------
 
+// The HMMA sub-pipe's instructions by kind (sm_90 encodings, cuobjdump): HMMA and DMMA are matrix instructions,
+// HFMA2.MMA (register and immediate forms) FP16 FMAs on the MMA pipe; plain HFMA2 (the FMA pipe) is neither.
+TEST(SassSummary, MmaPipeInstructionsAreCountedByKind) {
+  const Bytes cubin = make_cubin({function_with_opcodes("k", {{0x23c, control(1)},
+                                                              {0x23f, control(1)},
+                                                              {0x23c, control(2)},
+                                                              {0x235, control(1)},
+                                                              {0x435, control(1)},
+                                                              {0x231, control(1)},
+                                                              {0x23c, padding()}})});
+  const SassFunctionSummary f = only_function(cubin);
+  EXPECT_EQ(f.matrix_instructions, 3u);
+  EXPECT_EQ(f.mma_pipe_fp16_fmas, 2u);
+}
+
 TEST(SassSummary, SetSassPutsEveryCountOnTheKernel) {
   KernelLaunch kernel;
   EXPECT_FALSE(kernel.has_sass());
@@ -588,7 +603,11 @@ TEST(SassSummary, SetSassPutsEveryCountOnTheKernel) {
   looped.main_loop_global_loads = 4;
   looped.main_loop_global_stall_points = 1;
   looped.global_cover_cycles = 20;
+  looped.matrix_instructions = 8;
+  looped.mma_pipe_fp16_fmas = 3;
   set_sass(kernel, looped);
+  EXPECT_EQ(kernel.sass().matrix_instructions(), 8u);
+  EXPECT_EQ(kernel.sass().mma_pipe_fp16_fmas(), 3u);
   EXPECT_EQ(kernel.sass().global_cover_cycles(), 20u);
   EXPECT_EQ(kernel.sass().main_loop_instructions(), 12u);
   EXPECT_EQ(kernel.sass().main_loop_stall_cycles(), 30u);

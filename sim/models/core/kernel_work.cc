@@ -72,12 +72,12 @@ std::optional<double> l2_single_sector_read_bytes(const MemoryTraffic& m) {
 
 }  // namespace
 
-KernelWork kernel_work(const KernelCounters& counters) {
+KernelWork kernel_work(const KernelCounters& counters, const SassSummary* sass) {
   const MemoryTraffic& m = counters.memory();
   KernelWork work;
   work.pipes = pipe_work(counters);
   work.issue_slots = issue_slots(counters, work.pipes);
-  work.tensor_flops = tensor_flops(counters);
+  work.tensor_flops = tensor_flops(counters, sass);
   work.l1_bytes = as_double(m.l1_bytes());
   work.shared_wavefronts = as_double(m.shared_wavefronts());
   if (m.has_l1_lgds_data_wavefronts()) work.lg_data_wavefronts = as_double(m.l1_lgds_data_wavefronts());

@@ -74,6 +74,8 @@ inline constexpr double kNvlinkReceivedPerByteRead = 1.128;
 /// Sectors of a coalesced warp request, 32 threads x 4 bytes to consecutive addresses: one 128-byte line.
 inline constexpr double kSectorsPerCoalescedRequest = 4;
 
-KernelWork kernel_work(const KernelCounters& counters);
+/// The work of a kernel's counters; `sass`, the kernel's SASS summary where the caller has it, tells the tensor work
+/// of a kernel recorded without tensor operation counts (tensor_work.h).
+KernelWork kernel_work(const KernelCounters& counters, const SassSummary* sass = nullptr);
 
 }  // namespace warpsim::models

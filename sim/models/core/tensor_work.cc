@@ -16,12 +16,19 @@ double tensor_pipe_instructions(const PipeInstructions& p) {
   return as_double(p.tensor_hmma() + p.tensor_imma() + p.tensor_dmma() + p.tensor_gmma());
 }
 
-TensorFlops tensor_flops(const KernelCounters& counters) {
+double matrix_share(const SassSummary* sass) {
+  if (sass == nullptr || !sass->has_matrix_instructions() || !sass->has_mma_pipe_fp16_fmas()) return 1;
+  const double matrix = as_double(sass->matrix_instructions());
+  const double both = matrix + as_double(sass->mma_pipe_fp16_fmas());
+  return both > 0 ? matrix / both : 1;
+}
+
+TensorFlops tensor_flops(const KernelCounters& counters, const SassSummary* sass) {
   TensorFlops flops;
   flops.warpgroup = counters.pipes().tensor_gmma() > 0;
   flops.measured = counters.has_tensor_ops();
   if (!counters.has_tensor_ops()) {
-    flops.fp16 = tensor_pipe_instructions(counters.pipes()) * kFlopPerTensorInstruction;
+    flops.fp16 = tensor_pipe_instructions(counters.pipes()) * matrix_share(sass) * kFlopPerTensorInstruction;
     return flops;
   }
   const TensorOps& ops = counters.tensor_ops();

@@ -7,12 +7,15 @@
 // 2 n^3, measured on H100 and H200), so those counts are used where present. A kernel recorded without that group
 // has only its tensor-pipe instruction count, taken as mma.sync m16n8k16 FP16 instructions.
 //
+// The HMMA sub-pipe counts HFMA2.MMA too (FP16 FMAs and register moves the compiler places on the MMA pipe:
+// `srad_coefficient` and `matmul`, which have no tensor code, count one or more a warp); without operation counts,
+// the share of matrix instructions in the kernel's SASS scales the estimate (matrix_share).
+//
 // Hopper's warpgroup instructions (wgmma, the GMMA sub-pipe) sustain more than its warp-level mma.sync
 // (workloads/microbench_tensor: FP16 3258 against 2392 FLOP per clock per SM on H100): measured operations of a
 // kernel without GMMA instructions run at the GPU's mma.sync rates where the GPU file has them, the others at its
-// tensor rates. An estimate from instructions keeps the tensor rates: the HMMA sub-pipe also counts HFMA2.MMA (FP16
-// FMAs and register moves the compiler places on the MMA pipe: `srad_coefficient` and `matmul`, which have no tensor
-// code, count one or more a warp), so the estimate's 4096 FLOP an instruction is an upper bound already.
+// tensor rates. An estimate from instructions keeps the tensor rates: its 4096 FLOP an instruction is an upper bound
+// already.
 #include "platform.pb.h"
 #include "trace.pb.h"
 
@@ -38,8 +41,15 @@ struct TensorFlops {
 double tensor_pipe_instructions(const PipeInstructions& pipes);
 
 /// From the `tensor_ops` counters; without them, the tensor-pipe warp instructions (`pipes.tensor`, else the sum of
-/// its sub-pipes) x kFlopPerTensorInstruction as FP16. Warpgroup work where the GMMA sub-pipe counted instructions.
-TensorFlops tensor_flops(const KernelCounters& counters);
+/// its sub-pipes) x kFlopPerTensorInstruction as FP16, times the matrix instructions' share of the HMMA sub-pipe's
+/// code where `sass` (the kernel's SASS summary) counts them (matrix_share). Warpgroup work where the GMMA sub-pipe
+/// counted instructions.
+TensorFlops tensor_flops(const KernelCounters& counters, const SassSummary* sass = nullptr);
+
+/// Of the HMMA sub-pipe's instructions in a kernel's code, the matrix instructions' share (HMMA, DMMA against
+/// HFMA2.MMA, trace/sass_summary.h): 0 for code with no matrix instruction, whose counted sub-pipe instructions are
+/// all FP16 FMAs and register moves. 1 where the summary lacks the counts or the code has neither.
+double matrix_share(const SassSummary* sass);
 
 /// SM clocks the tensor cores need for `flops` if one SM did all of it: the sum over types of FLOP / the GPU's rate
 /// per clock per SM for that type. BF16 runs at the FP16 rate (every GPU with BF16 tensor cores has them equal); a type

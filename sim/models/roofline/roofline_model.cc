@@ -49,7 +49,7 @@ KernelPrediction RooflineModel::predict(const KernelView& kernel, const platform
     // Timeline-only trace: nothing but the launch configuration. Assume the kernel reads global memory, as most do.
     p.sm_time_s = cycles_to_seconds(no_counters_cycles(p, gpu, launch), gpu);
   } else {
-    const KernelWork work = kernel_work(launch.counters());
+    const KernelWork work = kernel_work(launch.counters(), launch.has_sass() ? &launch.sass() : nullptr);
     const BlockTime block = block_time(work, plan.blocks, gpu);
     const double floor = latency_floor(work.reads_global, gpu.sm());
     const double throughput = wave_cycles(plan, block.cycles, 0);

@@ -129,7 +129,7 @@ HitFractions hit_fractions(const KernelCounters& counters) {
 
 KernelTuple kernel_tuple(const KernelLaunch& launch, uint32_t warp_size, const platform::Lanes& lanes) {
   const KernelCounters& c = launch.counters();
-  const KernelWork work = kernel_work(c);
+  const KernelWork work = kernel_work(c, launch.has_sass() ? &launch.sass() : nullptr);
   KernelTuple k;
   const uint64_t threads = threads_per_block(launch);
   const uint32_t ws = std::max<uint32_t>(warp_size, 1);

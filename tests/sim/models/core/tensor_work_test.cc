@@ -82,6 +82,23 @@ TEST(TensorWork, AnEstimateFromInstructionsKeepsTheTensorRate) {
   EXPECT_DOUBLE_EQ(tensor_cycles(tensor_flops(c), lanes), 100);
 }
 
+// Without operation counts, the kernel's SASS tells how many of the HMMA sub-pipe's instructions are matrix ones:
+// code with HFMA2.MMA only (register moves, FP16 FMAs) does no tensor work; 3 HMMA and 1 HFMA2.MMA, three quarters.
+TEST(TensorWork, TheSassShareOfMatrixInstructionsScalesAnInstructionEstimate) {
+  KernelCounters c;
+  c.mutable_pipes()->set_tensor_hmma(100);
+  SassSummary sass;
+  EXPECT_DOUBLE_EQ(tensor_flops(c, &sass).fp16, 100 * kFlopPerTensorInstruction);  // counts unset: all matrix
+  sass.set_matrix_instructions(0);
+  sass.set_mma_pipe_fp16_fmas(2);
+  EXPECT_DOUBLE_EQ(tensor_flops(c, &sass).fp16, 0);
+  sass.set_matrix_instructions(3);
+  sass.set_mma_pipe_fp16_fmas(1);
+  EXPECT_DOUBLE_EQ(tensor_flops(c, &sass).fp16, 75 * kFlopPerTensorInstruction);
+  c.mutable_tensor_ops()->set_fp16(4096);  // measured operations need no share
+  EXPECT_DOUBLE_EQ(tensor_flops(c, &sass).fp16, 4096);
+}
+
 TEST(TensorWork, ATypeTheGpuLacksRunsAtItsFp16Rate) {
   KernelCounters c;
   c.mutable_tensor_ops()->set_fp8(4096 * 7);
