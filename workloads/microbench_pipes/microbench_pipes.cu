@@ -1,0 +1,161 @@
+// How pipes that a loop keeps busy together share a sub-partition's time (a microbenchmark: the predictive rule
+// allows model constants from these, never from the validation workloads' times).
+//   ws_microbench_pipes [--clock-mhz F (default: the device's max clock)] [--repeat R (default 5)]
+// Every kernel runs the same body many times with no dependence between bodies: L coalesced 4-byte loads that hit L1
+// (ld.global.ca from a 16 KiB table: one 128-byte wavefront each, the LSU pipe and the L1 data stage), I 32-bit
+// integer multiply-adds (IMAD, the FMA-heavy pipe), W 64-bit ones (IMAD.WIDE), F FP32 FMAs (FFMA, either FMA pipe);
+// optionally the loads 8 bytes wide (two wavefronts each). Four blocks of 512 threads per SM (64 warps, a full SM).
+// Output: `pipes <name> L I W F <FADDs> <load bytes> <ns> <cycles per body per sub-partition>`, the median of R runs, cycles
+// counted at --clock-mhz (the clock the models use). Each body's instructions are in the SASS (checked with cuobjdump).
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "workload.h"
+
+namespace {
+
+constexpr int kTableBytes = 16384;
+constexpr int kThreads = 512;
+constexpr int kBlocksPerSm = 4;
+constexpr int kBodiesPerIteration = 8;
+constexpr int kIterations = 2048;
+constexpr int kSubPartitions = 4;
+
+__device__ inline float load_ca(const float* p) {
+  float v;
+  asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(v) : "l"(p));
+  return v;
+}
+__device__ inline float load_ca(const float2* p) {
+  float2 v;
+  asm volatile("ld.global.ca.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "l"(p));
+  return v.x;
+}
+__device__ inline void imad(unsigned& acc, unsigned m, unsigned c) {
+  asm volatile("mad.lo.u32 %0, %0, %1, %2;" : "+r"(acc) : "r"(m), "r"(c));
+}
+// The multiplicand is the accumulator's own low word: a recurrence the compiler cannot reduce to additions.
+__device__ inline void imad_wide(unsigned long long& acc, unsigned m) {
+  asm volatile("{ .reg .u32 lo; cvt.u32.u64 lo, %0; mad.wide.u32 %0, lo, %1, %0; }" : "+l"(acc) : "r"(m));
+}
+__device__ inline void ffma(float& acc, float m, float c) {
+  asm volatile("fma.rn.f32 %0, %0, %1, %2;" : "+f"(acc) : "f"(m), "f"(c));
+}
+
+// Four independent accumulators of each kind, so that no chain's latency shows with 16 warps per sub-partition; the
+// multipliers differ per thread, so the vector pipes run them (not the uniform datapath). Load l's value is the
+// addend of FFMA l, else of IMAD l, else added to a sum (one FADD: the `fadd` column). The loads' addresses move
+// with the iteration, so that none can be hoisted out of the loop.
+template <typename T, int kLoads, int kImads, int kWides, int kFfmas>
+__global__ void pipe_mix(const T* __restrict__ table, unsigned long long* out, int iterations) {
+  constexpr int kElements = kTableBytes / sizeof(T);
+  constexpr int kSpan = (kLoads > 0 ? kLoads : 1) * kBodiesPerIteration * 32;
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned m = 0x9E3779B9u + 2 * threadIdx.x;
+  const float fm = 1.0f + 1e-7f * static_cast<float>(threadIdx.x);
+  unsigned u[4] = {threadIdx.x, threadIdx.x + 1, threadIdx.x + 2, threadIdx.x + 3};
+  unsigned long long w[4] = {m, m + 1ull, m + 2ull, m + 3ull};
+  float f[4] = {fm, fm + 1, fm + 2, fm + 3};
+  float sum = 0;
+#pragma unroll 1
+  for (int it = 0; it < iterations; ++it) {
+    const T* p = table + lane + (it * kSpan) % kElements;
+#pragma unroll
+    for (int body = 0; body < kBodiesPerIteration; ++body) {
+      float v[kLoads > 0 ? kLoads : 1] = {1.0f};
+#pragma unroll
+      for (int l = 0; l < kLoads; ++l) v[l] = load_ca(p + ((body * kLoads + l) * 32) % kElements);
+#pragma unroll
+      for (int i = 0; i < kFfmas; ++i) ffma(f[i % 4], fm, i < kLoads ? v[i] : 1.0f);
+#pragma unroll
+      for (int i = 0; i < kImads; ++i) imad(u[i % 4], m, i < kLoads && i >= kFfmas ? __float_as_uint(v[i]) : 1u);
+#pragma unroll
+      for (int i = 0; i < kWides; ++i) imad_wide(w[i % 4], m);
+#pragma unroll
+      for (int l = 0; l < kLoads; ++l)
+        if (l >= kFfmas && l >= kImads) sum += v[l];
+    }
+  }
+  const unsigned long long all = u[0] + u[1] + u[2] + u[3] + w[0] + w[1] + w[2] + w[3] +
+                                 static_cast<unsigned long long>(f[0] + f[1] + f[2] + f[3] + sum);
+  if (all == 1) out[threadIdx.x] = all;  // never true for these inputs: keeps every result live
+}
+
+struct Run {
+  const char* name;
+  int loads, imads, wides, ffmas, load_bytes;
+  void (*launch)(int blocks, const void* table, unsigned long long* out);
+};
+
+template <typename T, int L, int I, int W, int F>
+Run make(const char* name) {
+  return {name, L, I, W, F, static_cast<int>(sizeof(T)), [](int blocks, const void* table, unsigned long long* out) {
+            pipe_mix<T, L, I, W, F><<<blocks, kThreads>>>(static_cast<const T*>(table), out, kIterations);
+          }};
+}
+
+void measure(const Run& run, const void* table, unsigned long long* out, int sms, double clock_mhz, int repeat) {
+  const int blocks = sms * kBlocksPerSm;
+  cudaEvent_t begin, end;
+  WS_CHECK(cudaEventCreate(&begin));
+  WS_CHECK(cudaEventCreate(&end));
+  run.launch(blocks, table, out);  // warm-up
+  WS_CHECK(cudaGetLastError());
+  std::vector<float> ms;
+  for (int r = 0; r < repeat; ++r) {
+    WS_CHECK(cudaEventRecord(begin));
+    run.launch(blocks, table, out);
+    WS_CHECK(cudaEventRecord(end));
+    WS_CHECK(cudaEventSynchronize(end));
+    float t = 0;
+    WS_CHECK(cudaEventElapsedTime(&t, begin, end));
+    ms.push_back(t);
+  }
+  std::sort(ms.begin(), ms.end());
+  const double seconds = ms[ms.size() / 2] * 1e-3;
+  const double warp_bodies_per_sub_partition = static_cast<double>(kBlocksPerSm) * (kThreads / 32) * kIterations *
+                                               kBodiesPerIteration / kSubPartitions;
+  const int fadds = std::max(0, run.loads - std::max(run.ffmas, run.imads));
+  std::printf("pipes %s %d %d %d %d %d %d %.0f %.3f\n", run.name, run.loads, run.imads, run.wides, run.ffmas, fadds,
+              run.load_bytes, seconds * 1e9, seconds * clock_mhz * 1e6 / warp_bodies_per_sub_partition);
+  WS_CHECK(cudaEventDestroy(begin));
+  WS_CHECK(cudaEventDestroy(end));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  cudaDeviceProp prop{};
+  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
+  int clock_khz = 0;
+  WS_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+  const double clock_mhz = static_cast<double>(ws::arg_long(argc, argv, "clock-mhz", clock_khz / 1000));
+  const int repeat = static_cast<int>(ws::arg_long(argc, argv, "repeat", 5));
+  void* table = nullptr;
+  unsigned long long* out = nullptr;
+  WS_CHECK(cudaMalloc(&table, kTableBytes));
+  WS_CHECK(cudaMemset(table, 0, kTableBytes));
+  WS_CHECK(cudaMalloc(&out, kThreads * sizeof(unsigned long long)));
+  const int sms = prop.multiProcessorCount;
+  std::printf("device %s sms %d clock_mhz %.0f\n", prop.name, sms, clock_mhz);
+  // Each pipe alone, then pairs and triples whose demands (cycles per body per sub-partition) are equal or not.
+  const std::vector<Run> runs = {
+      make<float, 1, 0, 0, 0>("ld"),           make<float, 0, 1, 0, 0>("imad"),
+      make<float, 0, 0, 1, 0>("imad_wide"),    make<float, 0, 0, 0, 1>("ffma"),
+      make<float, 0, 0, 0, 2>("ffma2"),        make<float, 0, 2, 0, 0>("imad2"),
+      make<float, 0, 0, 2, 0>("imad_wide2"),   make<float2, 1, 0, 0, 0>("ld8"),
+      make<float, 1, 1, 0, 0>("ld_imad"),      make<float, 1, 2, 0, 0>("ld_imad2"),
+      make<float, 1, 0, 1, 0>("ld_wide"),      make<float, 1, 0, 1, 1>("ld_wide_ffma"),
+      make<float, 2, 0, 1, 1>("ld2_wide_ffma"), make<float, 1, 0, 2, 1>("ld_wide2_ffma"),
+      make<float, 2, 0, 1, 0>("ld2_wide"),     make<float, 1, 0, 2, 0>("ld_wide2"),
+      make<float, 1, 0, 0, 2>("ld_ffma2"),     make<float, 1, 0, 0, 3>("ld_ffma3"),
+      make<float, 1, 0, 0, 6>("ld_ffma6"),     make<float, 0, 0, 1, 4>("wide_ffma4"),
+      make<float, 0, 1, 0, 2>("imad_ffma2"),   make<float2, 1, 0, 1, 0>("ld8_wide"),
+      make<float2, 1, 0, 2, 0>("ld8_wide2"),   make<float2, 1, 0, 1, 1>("ld8_wide_ffma"),
+      make<float, 3, 0, 2, 2>("ld3_wide2_ffma2"),
+  };
+  for (const Run& run : runs) measure(run, table, out, sms, clock_mhz, repeat);
+  std::printf("check microbench_pipes PASS\n");
+  return 0;
+}
