@@ -123,6 +123,8 @@ struct Control {
   bool barrier = false;
   bool matrix = false;             // HMMA, DMMA
   bool mma_pipe_fp16_fma = false;  // HFMA2.MMA
+  bool integer_multiply = false;   // IMAD, IMAD.WIDE
+  bool wide_integer_multiply = false;
   std::uint32_t access_bytes = 0;  // a global load's bytes per thread
 };
 
@@ -139,6 +141,12 @@ constexpr std::uint64_t kBarrierOpcode = 0xb1d;
 // moves); plain HFMA2, on the FMA pipe, is 0x231.
 constexpr std::array<std::uint64_t, 2> kMatrixOpcodes = {0x23c, 0x23f};
 constexpr std::array<std::uint64_t, 2> kMmaPipeFp16FmaOpcodes = {0x235, 0x435};
+// Integer multiply-adds: the low 9 bits of the opcode (bits 9-11 are the operand form: registers, an immediate, a
+// constant) are 0x024 for IMAD and its forms (IMAD.MOV, IMAD.X: 0x224, 0x424, 0x824 seen) and 0x025 for IMAD.WIDE
+// (0x225, 0x825 seen): cuobjdump of nvcc 13.0 sm_90 cubins (workloads/microbench_pipes, 2026-11-27).
+constexpr std::uint64_t kOperationMask = 0x1ff;
+constexpr std::uint64_t kIntegerMultiplyOperation = 0x024;
+constexpr std::uint64_t kWideIntegerMultiplyOperation = 0x025;
 // A load's access size, bits 9-11 of the high word: 4, 5, 6 for 32, 64, 128 bits (checked on the same cubins), 0-3
 // for the 8- and 16-bit forms (unsigned and signed), 7 for the other 128-bit form.
 constexpr unsigned kAccessSizeShift = 9;
@@ -160,6 +168,9 @@ Control control_of(std::span<const std::byte> instruction) {
           std::find(kMatrixOpcodes.begin(), kMatrixOpcodes.end(), opcode) != kMatrixOpcodes.end(),
           std::find(kMmaPipeFp16FmaOpcodes.begin(), kMmaPipeFp16FmaOpcodes.end(), opcode) !=
               kMmaPipeFp16FmaOpcodes.end(),
+          (opcode & kOperationMask) == kIntegerMultiplyOperation ||
+              (opcode & kOperationMask) == kWideIntegerMultiplyOperation,
+          (opcode & kOperationMask) == kWideIntegerMultiplyOperation,
           kAccessBytes[(high >> kAccessSizeShift) & kAccessSizeMask]};
 }
 
@@ -258,6 +269,8 @@ SassFunctionSummary summarize_function(std::string name, std::span<const std::by
       if (c.barrier) ++summary.barriers;
       if (c.matrix) ++summary.matrix_instructions;
       if (c.mma_pipe_fp16_fma) ++summary.mma_pipe_fp16_fmas;
+      if (c.integer_multiply) ++summary.integer_multiplies;
+      if (c.wide_integer_multiply) ++summary.wide_integer_multiplies;
     }
     if (c.write_barrier != kNoBarrier) {
       ++summary.variable_latency;
@@ -286,6 +299,8 @@ SassFunctionSummary summarize_function(std::string name, std::span<const std::by
       ++summary.main_loop_instructions;
       summary.main_loop_stall_cycles += controls[i].stall;
       if (covered_global_load[i]) ++summary.main_loop_global_loads;
+      if (controls[i].integer_multiply) ++summary.main_loop_integer_multiplies;
+      if (controls[i].wide_integer_multiply) ++summary.main_loop_wide_integer_multiplies;
     }
     summary.main_loop_global_stall_points = count_stall_points(latest_global_load_of, loop->first, loop->last);
   }
@@ -338,6 +353,10 @@ void set_sass(KernelLaunch& kernel, const SassFunctionSummary& summary) {
   sass->set_main_loop_stall_cycles(summary.main_loop_stall_cycles);
   sass->set_main_loop_global_loads(summary.main_loop_global_loads);
   sass->set_main_loop_global_stall_points(summary.main_loop_global_stall_points);
+  sass->set_integer_multiplies(summary.integer_multiplies);
+  sass->set_wide_integer_multiplies(summary.wide_integer_multiplies);
+  sass->set_main_loop_integer_multiplies(summary.main_loop_integer_multiplies);
+  sass->set_main_loop_wide_integer_multiplies(summary.main_loop_wide_integer_multiplies);
 }
 
 void SassSummaries::add(std::vector<SassFunctionSummary> functions) {

@@ -36,6 +36,10 @@ struct SassFunctionSummary {
   /// `HFMA2.MMA R0, -RZ, RZ, 0, 0`), which the sub-pipe's counter counts alike.
   std::uint64_t matrix_instructions = 0;
   std::uint64_t mma_pipe_fp16_fmas = 0;
+  /// Integer multiply-adds in the code, all on the FMA-heavy pipe: IMAD in every form (IMAD.MOV, IMAD.X, ...) and
+  /// IMAD.WIDE, and of them the 64-bit IMAD.WIDE, which takes that pipe twice as long (workloads/microbench_pipes).
+  std::uint64_t integer_multiplies = 0;
+  std::uint64_t wide_integer_multiplies = 0;
   /// The main loop: of the innermost loops (a backward branch's span that holds no other), the one of the most
   /// instructions, where the counts over the whole code mix an unrolled loop with its remainder copies. Its
   /// instructions (0: the code has no loop), their stall cycles, and its global loads and their stall points counted
@@ -44,6 +48,8 @@ struct SassFunctionSummary {
   std::uint64_t main_loop_stall_cycles = 0;
   std::uint64_t main_loop_global_loads = 0;
   std::uint64_t main_loop_global_stall_points = 0;
+  std::uint64_t main_loop_integer_multiplies = 0;       ///< integer_multiplies inside the main loop
+  std::uint64_t main_loop_wide_integer_multiplies = 0;  ///< wide_integer_multiplies inside the main loop
 };
 
 /// Whether `image` starts like an ELF file: what distinguishes a cubin from a fatbin or PTX text handed over as one.

@@ -584,6 +584,26 @@ TEST(SassSummary, MmaPipeInstructionsAreCountedByKind) {
   EXPECT_EQ(f.mma_pipe_fp16_fmas, 2u);
 }
 
+// Integer multiply-adds by their operation (sm_90 encodings, cuobjdump): IMAD in its register, immediate and
+// constant forms and IMAD.MOV (0x224, 0x424, 0x824), IMAD.WIDE (0x225, 0x825); FFMA (0x223) and IADD3 (0x210) are
+// neither. Those inside the main loop are counted again there.
+TEST(SassSummary, IntegerMultipliesAreCountedWithTheirWideForm) {
+  const Bytes cubin = make_cubin({function_with_opcodes("k", {{0x224, control(1)},
+                                                              {0x825, control(1)},     // 1: loop top
+                                                              {0x424, control(1)},
+                                                              {0x225, control(1)},
+                                                              {0x223, control(1)},
+                                                              {branch(-5), control(1)},  // 5: back to 1
+                                                              {0x824, control(1)},
+                                                              {0x210, control(1)},
+                                                              {0x225, padding()}})});
+  const SassFunctionSummary f = only_function(cubin);
+  EXPECT_EQ(f.integer_multiplies, 5u);
+  EXPECT_EQ(f.wide_integer_multiplies, 2u);
+  EXPECT_EQ(f.main_loop_integer_multiplies, 3u);
+  EXPECT_EQ(f.main_loop_wide_integer_multiplies, 2u);
+}
+
 TEST(SassSummary, SetSassPutsEveryCountOnTheKernel) {
   KernelLaunch kernel;
   EXPECT_FALSE(kernel.has_sass());
@@ -605,7 +625,15 @@ TEST(SassSummary, SetSassPutsEveryCountOnTheKernel) {
   looped.global_cover_cycles = 20;
   looped.matrix_instructions = 8;
   looped.mma_pipe_fp16_fmas = 3;
+  looped.integer_multiplies = 9;
+  looped.wide_integer_multiplies = 5;
+  looped.main_loop_integer_multiplies = 6;
+  looped.main_loop_wide_integer_multiplies = 4;
   set_sass(kernel, looped);
+  EXPECT_EQ(kernel.sass().integer_multiplies(), 9u);
+  EXPECT_EQ(kernel.sass().wide_integer_multiplies(), 5u);
+  EXPECT_EQ(kernel.sass().main_loop_integer_multiplies(), 6u);
+  EXPECT_EQ(kernel.sass().main_loop_wide_integer_multiplies(), 4u);
   EXPECT_EQ(kernel.sass().matrix_instructions(), 8u);
   EXPECT_EQ(kernel.sass().mma_pipe_fp16_fmas(), 3u);
   EXPECT_EQ(kernel.sass().global_cover_cycles(), 20u);

@@ -5,8 +5,9 @@
 // (ld.global.ca from a 16 KiB table: one 128-byte wavefront each, the LSU pipe and the L1 data stage), I 32-bit
 // integer multiply-adds (IMAD, the FMA-heavy pipe), W 64-bit ones (IMAD.WIDE), F FP32 FMAs (FFMA, either FMA pipe);
 // optionally the loads 8 bytes wide (two wavefronts each). Four blocks of 512 threads per SM (64 warps, a full SM).
-// Output: `pipes <name> L I W F <FADDs> <load bytes> <ns> <cycles per body per sub-partition>`, the median of R runs, cycles
-// counted at --clock-mhz (the clock the models use). Each body's instructions are in the SASS (checked with cuobjdump).
+// Output: `pipes <name> L I W F <FADDs> <load bytes> <ns> <cycles per body per sub-partition>`, the median of R runs,
+// cycles counted at --clock-mhz (the clock the models use). Each body's instructions are in the SASS (checked with
+// cuobjdump).
 #include <algorithm>
 #include <cstdio>
 #include <vector>
@@ -35,8 +36,12 @@ __device__ inline float load_ca(const float2* p) {
 __device__ inline void imad(unsigned& acc, unsigned m, unsigned c) {
   asm volatile("mad.lo.u32 %0, %0, %1, %2;" : "+r"(acc) : "r"(m), "r"(c));
 }
-// The multiplicand is the accumulator's own low word: a recurrence the compiler cannot reduce to additions.
-__device__ inline void imad_wide(unsigned long long& acc, unsigned m) {
+__device__ inline void imad_wide(unsigned long long& acc, unsigned a, unsigned m) {
+  asm volatile("mad.wide.u32 %0, %1, %2, %0;" : "+l"(acc) : "r"(a), "r"(m));
+}
+// Without a loaded multiplicand: the accumulator's own low word, a recurrence the compiler cannot reduce to
+// additions (it splits the 64-bit add into IADD3s, and one chain's latency shows: not a pipe-bound body).
+__device__ inline void imad_wide_recurrence(unsigned long long& acc, unsigned m) {
   asm volatile("{ .reg .u32 lo; cvt.u32.u64 lo, %0; mad.wide.u32 %0, lo, %1, %0; }" : "+l"(acc) : "r"(m));
 }
 __device__ inline void ffma(float& acc, float m, float c) {
@@ -45,7 +50,8 @@ __device__ inline void ffma(float& acc, float m, float c) {
 
 // Four independent accumulators of each kind, so that no chain's latency shows with 16 warps per sub-partition; the
 // multipliers differ per thread, so the vector pipes run them (not the uniform datapath). Load l's value is the
-// addend of FFMA l, else of IMAD l, else added to a sum (one FADD: the `fadd` column). The loads' addresses move
+// addend of FFMA l, else of IMAD l, else added to a sum (one FADD: the `fadd` column); IMAD.WIDE i multiplies load
+// i's value (the address arithmetic of an indexed load). The loads' addresses move
 // with the iteration, so that none can be hoisted out of the loop.
 template <typename T, int kLoads, int kImads, int kWides, int kFfmas>
 __global__ void pipe_mix(const T* __restrict__ table, unsigned long long* out, int iterations) {
@@ -71,7 +77,12 @@ __global__ void pipe_mix(const T* __restrict__ table, unsigned long long* out, i
 #pragma unroll
       for (int i = 0; i < kImads; ++i) imad(u[i % 4], m, i < kLoads && i >= kFfmas ? __float_as_uint(v[i]) : 1u);
 #pragma unroll
-      for (int i = 0; i < kWides; ++i) imad_wide(w[i % 4], m);
+      for (int i = 0; i < kWides; ++i) {
+        if (kLoads > 0)
+          imad_wide(w[i % 4], __float_as_uint(v[i % (kLoads > 0 ? kLoads : 1)]), m);
+        else
+          imad_wide_recurrence(w[i % 4], m);
+      }
 #pragma unroll
       for (int l = 0; l < kLoads; ++l)
         if (l >= kFfmas && l >= kImads) sum += v[l];
@@ -114,8 +125,8 @@ void measure(const Run& run, const void* table, unsigned long long* out, int sms
   }
   std::sort(ms.begin(), ms.end());
   const double seconds = ms[ms.size() / 2] * 1e-3;
-  const double warp_bodies_per_sub_partition = static_cast<double>(kBlocksPerSm) * (kThreads / 32) * kIterations *
-                                               kBodiesPerIteration / kSubPartitions;
+  const double warp_bodies_per_sub_partition =
+      static_cast<double>(kBlocksPerSm) * (kThreads / 32) * kIterations * kBodiesPerIteration / kSubPartitions;
   const int fadds = std::max(0, run.loads - std::max(run.ffmas, run.imads));
   std::printf("pipes %s %d %d %d %d %d %d %.0f %.3f\n", run.name, run.loads, run.imads, run.wides, run.ffmas, fadds,
               run.load_bytes, seconds * 1e9, seconds * clock_mhz * 1e6 / warp_bodies_per_sub_partition);
@@ -141,20 +152,49 @@ int main(int argc, char** argv) {
   std::printf("device %s sms %d clock_mhz %.0f\n", prop.name, sms, clock_mhz);
   // Each pipe alone, then pairs and triples whose demands (cycles per body per sub-partition) are equal or not.
   const std::vector<Run> runs = {
-      make<float, 1, 0, 0, 0>("ld"),           make<float, 0, 1, 0, 0>("imad"),
-      make<float, 0, 0, 1, 0>("imad_wide"),    make<float, 0, 0, 0, 1>("ffma"),
-      make<float, 0, 0, 0, 2>("ffma2"),        make<float, 0, 2, 0, 0>("imad2"),
-      make<float, 0, 0, 2, 0>("imad_wide2"),   make<float2, 1, 0, 0, 0>("ld8"),
-      make<float, 1, 1, 0, 0>("ld_imad"),      make<float, 1, 2, 0, 0>("ld_imad2"),
-      make<float, 1, 0, 1, 0>("ld_wide"),      make<float, 1, 0, 1, 1>("ld_wide_ffma"),
-      make<float, 2, 0, 1, 1>("ld2_wide_ffma"), make<float, 1, 0, 2, 1>("ld_wide2_ffma"),
-      make<float, 2, 0, 1, 0>("ld2_wide"),     make<float, 1, 0, 2, 0>("ld_wide2"),
-      make<float, 1, 0, 0, 2>("ld_ffma2"),     make<float, 1, 0, 0, 3>("ld_ffma3"),
-      make<float, 1, 0, 0, 6>("ld_ffma6"),     make<float, 0, 0, 1, 4>("wide_ffma4"),
-      make<float, 0, 1, 0, 2>("imad_ffma2"),   make<float2, 1, 0, 1, 0>("ld8_wide"),
-      make<float2, 1, 0, 2, 0>("ld8_wide2"),   make<float2, 1, 0, 1, 1>("ld8_wide_ffma"),
-      make<float, 3, 0, 2, 2>("ld3_wide2_ffma2"),
+      make<float, 1, 0, 0, 0>("ld"),
+      make<float, 0, 1, 0, 0>("imad"),
+      make<float, 0, 0, 1, 0>("imad_wide"),
+      make<float, 0, 0, 0, 1>("ffma"),
+      make<float, 0, 0, 0, 2>("ffma2"),
+      make<float, 0, 0, 0, 4>("ffma4"),
+      make<float, 0, 2, 0, 0>("imad2"),
+      make<float, 0, 0, 2, 0>("imad_wide2"),
+      make<float2, 1, 0, 0, 0>("ld8"),
+      make<float, 1, 1, 0, 0>("ld_imad"),
+      make<float, 1, 2, 0, 0>("ld_imad2"),
+      make<float, 1, 3, 0, 0>("ld_imad3"),
+      make<float, 1, 4, 0, 0>("ld_imad4"),
+      make<float, 1, 6, 0, 0>("ld_imad6"),
+      make<float, 2, 1, 0, 0>("ld2_imad"),
+      make<float, 2, 2, 0, 0>("ld2_imad2"),
+      make<float, 2, 3, 0, 0>("ld2_imad3"),
+      make<float, 2, 4, 0, 0>("ld2_imad4"),
+      make<float, 2, 5, 0, 0>("ld2_imad5"),
+      make<float, 2, 6, 0, 0>("ld2_imad6"),
+      make<float, 3, 4, 0, 0>("ld3_imad4"),
+      make<float, 3, 6, 0, 0>("ld3_imad6"),
+      make<float, 1, 0, 1, 0>("ld_wide"),
+      make<float, 2, 0, 1, 0>("ld2_wide"),
+      make<float, 2, 0, 2, 0>("ld2_wide2"),
+      make<float, 3, 0, 2, 0>("ld3_wide2"),
+      make<float, 1, 0, 1, 1>("ld_wide_ffma"),
+      make<float, 2, 0, 2, 2>("ld2_wide2_ffma2"),
+      make<float, 1, 0, 0, 2>("ld_ffma2"),
+      make<float, 1, 0, 0, 3>("ld_ffma3"),
+      make<float, 1, 0, 0, 4>("ld_ffma4"),
+      make<float, 1, 0, 0, 6>("ld_ffma6"),
+      make<float, 2, 0, 0, 2>("ld2_ffma2"),
+      make<float, 0, 1, 0, 2>("imad_ffma2"),
+      make<float, 0, 2, 0, 2>("imad2_ffma2"),
+      make<float, 1, 2, 0, 2>("ld_imad2_ffma2"),
+      make<float, 2, 2, 0, 2>("ld2_imad2_ffma2"),
+      make<float2, 1, 2, 0, 0>("ld8_imad2"),
+      make<float2, 1, 4, 0, 0>("ld8_imad4"),
+      make<float2, 1, 0, 1, 0>("ld8_wide"),
+      make<float2, 1, 0, 2, 0>("ld8_wide2"),
   };
+
   for (const Run& run : runs) measure(run, table, out, sms, clock_mhz, repeat);
   std::printf("check microbench_pipes PASS\n");
   return 0;
