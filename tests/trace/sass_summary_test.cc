@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include "sass_summary.h"
 #include "sample_trace.h"
+#include "sass_summary.h"
 
 namespace warpsim::trace {
 namespace {
@@ -388,11 +388,8 @@ TEST(SassSummary, GlobalLoadBytesFollowTheAccessSize) {
 
 // Barriers are counted where they are code, not in the NOP padding after the end (stall 0).
 TEST(SassSummary, BarriersAreCounted) {
-  const Bytes cubin = make_cubin({function_with_opcodes("k", {{kBar, control(1)},
-                                                              {kNop, control(2)},
-                                                              {kBar, control(1)},
-                                                              {kLds, control(1)},
-                                                              {kBar, padding()}})});
+  const Bytes cubin = make_cubin({function_with_opcodes(
+      "k", {{kBar, control(1)}, {kNop, control(2)}, {kBar, control(1)}, {kLds, control(1)}, {kBar, padding()}})});
   const SassFunctionSummary f = only_function(cubin);
   EXPECT_EQ(f.instructions, 4u);
   EXPECT_EQ(f.barriers, 2u);
@@ -589,7 +586,7 @@ TEST(SassSummary, MmaPipeInstructionsAreCountedByKind) {
 // neither. Those inside the main loop are counted again there.
 TEST(SassSummary, IntegerMultipliesAreCountedWithTheirWideForm) {
   const Bytes cubin = make_cubin({function_with_opcodes("k", {{0x224, control(1)},
-                                                              {0x825, control(1)},     // 1: loop top
+                                                              {0x825, control(1)},  // 1: loop top
                                                               {0x424, control(1)},
                                                               {0x225, control(1)},
                                                               {0x223, control(1)},

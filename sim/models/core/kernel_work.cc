@@ -14,12 +14,34 @@ uint64_t nvlink_bytes(uint64_t recorded) { return recorded >= (uint64_t{1} << 63
 // Thread instructions of a 32-lane class become warp instructions at full warps: a lower bound under divergence.
 constexpr double kThreadsPerWarp = 32;
 
-PipeWork pipe_work(const KernelCounters& c) {
+// Of a kernel's integer multiply-adds, the share that are IMAD.WIDE: the main loop's where it has any (what runs
+// most), else the code's; 0 without a summary that counts them.
+double wide_multiply_share(const SassSummary* sass) {
+  if (sass == nullptr) return 0;
+  if (sass->main_loop_integer_multiplies() > 0)
+    return as_double(sass->main_loop_wide_integer_multiplies()) / as_double(sass->main_loop_integer_multiplies());
+  if (sass->integer_multiplies() > 0)
+    return as_double(sass->wide_integer_multiplies()) / as_double(sass->integer_multiplies());
+  return 0;
+}
+
+// The FMA pipe's instructions that are not floating point (smsp__inst_executed_pipe_fma counts IMAD with FFMA):
+// thread instructions / 32 are whole warps, so divergent floating-point code leaves some FP32 work counted here.
+double fma_integer(const KernelCounters& c) {
+  const PipeInstructions& p = c.pipes();
+  const ThreadInstructions& t = c.thread_instructions();
+  if (!p.has_fma() || !t.has_fp32()) return 0;
+  return std::max(0.0, as_double(p.fma()) - as_double(t.fp32() + t.fp16()) / kThreadsPerWarp);
+}
+
+PipeWork pipe_work(const KernelCounters& c, const SassSummary* sass) {
   const PipeInstructions& p = c.pipes();
   const ThreadInstructions& t = c.thread_instructions();
   const WarpInstructions& w = c.warp_instructions();
   PipeWork work;
   work.fma = p.has_fma() ? as_double(p.fma()) : as_double(t.fp32()) / kThreadsPerWarp;
+  work.fma_integer = fma_integer(c);
+  work.fma_wide_integer = work.fma_integer * wide_multiply_share(sass);
   work.alu = as_double(p.alu());
   work.fp64 = p.has_fp64() ? as_double(p.fp64()) : as_double(t.fp64()) / kThreadsPerWarp;
   work.xu = as_double(p.xu());
@@ -75,7 +97,7 @@ std::optional<double> l2_single_sector_read_bytes(const MemoryTraffic& m) {
 KernelWork kernel_work(const KernelCounters& counters, const SassSummary* sass) {
   const MemoryTraffic& m = counters.memory();
   KernelWork work;
-  work.pipes = pipe_work(counters);
+  work.pipes = pipe_work(counters, sass);
   work.issue_slots = issue_slots(counters, work.pipes);
   work.tensor_flops = tensor_flops(counters, sass);
   work.l1_bytes = as_double(m.l1_bytes());

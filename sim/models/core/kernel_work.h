@@ -14,7 +14,12 @@ namespace warpsim::models {
 
 /// Warp instructions issued to each execution pipe (smsp__inst_executed_pipe_<pipe>.sum).
 struct PipeWork {
-  double fma = 0;     // FP32 pipe; fallback: fp32 thread instructions / 32
+  double fma = 0;  // FP32 pipe; fallback: fp32 thread instructions / 32
+  // Of fma, the integer multiply-adds (IMAD forms), which run on the FMA-heavy pipe alone: fma less the FP32 and FP16
+  // thread instructions / 32 (0 without those counters), and of them the 64-bit IMAD.WIDE, at their share of the
+  // SASS summary's integer multiply-adds in the main loop (else the code; 0 without a summary).
+  double fma_integer = 0;
+  double fma_wide_integer = 0;
   double alu = 0;     // integer and logic pipe
   double fp64 = 0;    // fallback: fp64 thread instructions / 32
   double xu = 0;      // special functions, conversions

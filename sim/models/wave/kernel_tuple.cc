@@ -64,6 +64,8 @@ WarpInstructionMix mix(const KernelCounters& c, const KernelWork& work, const pl
   m.stores = as_double(w.global_st() + w.local_st() + w.global_red() + w.shared_st());
   const double memory = m.global_loads + m.shared_loads + m.stores;
   m.other_lsu = std::max(0.0, work.pipes.lsu - memory);
+  m.integer_multiplies = work.pipes.fma_integer;
+  m.wide_integer_multiplies = work.pipes.fma_wide_integer;
   return m;
 }
 
@@ -74,6 +76,8 @@ WarpInstructionMix per_warp(WarpInstructionMix m, double warps) {
   m.shared_loads /= warps;
   m.stores /= warps;
   m.other_lsu /= warps;
+  m.integer_multiplies /= warps;
+  m.wide_integer_multiplies /= warps;
   return m;
 }
 

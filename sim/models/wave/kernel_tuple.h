@@ -25,6 +25,10 @@ struct WarpInstructionMix {
   double shared_loads = 0;  // shared loads and atomics, LDSM: wait for shared memory
   double stores = 0;        // global, local and shared stores, reductions: the warp does not wait for them
   double other_lsu = 0;     // the rest of the LSU pipe (shuffles, ...)
+  // Of issued[kFp32] (the FMA pipe's count), the integer multiply-adds, on the FMA-heavy pipe alone, and of them the
+  // 64-bit IMAD.WIDE (kernel_work.h).
+  double integer_multiplies = 0;
+  double wide_integer_multiplies = 0;
 };
 
 /// The global loads a warp waits on one by one (a register result): all but the asynchronous copies.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "wave/scheduler_queue.h"
 
@@ -59,13 +60,27 @@ double warp_time(const KernelTuple& kernel, const GpuTuple& gpu, const MemoryLat
 }
 
 double warp_delay(const KernelTuple& kernel, const GpuTuple& gpu) {
-  double summed = 0, slots = 0, busiest_pipe = 0;
-  for (std::size_t c = 0; c < kInstClassCount; ++c) {
-    summed += kernel.mix.issued[c] * gpu.delay[c];
-    slots += kernel.mix.issued[c];
-    busiest_pipe = std::max(busiest_pipe, kernel.mix.issued[c] * gpu.delay[c]);
-  }
-  return gpu.issue == IssueRule::kPipesOverlap ? std::max(slots, busiest_pipe) : summed;
+  if (gpu.issue == IssueRule::kPipesOverlap) return shared_dispatch_cycles(kernel.mix, gpu);
+  double summed = 0;
+  for (std::size_t c = 0; c < kInstClassCount; ++c) summed += kernel.mix.issued[c] * gpu.delay[c];
+  return summed;
+}
+
+double fma_pipes_cycles(const WarpInstructionMix& m, const GpuTuple& gpu) {
+  const double integer = std::min(m.integer_multiplies, m.issued[index(InstClass::kFp32)]);
+  const double floating = m.issued[index(InstClass::kFp32)] - integer;
+  const double heavy_passes = integer + (kWideMultiplyPasses - 1) * std::min(m.wide_integer_multiplies, integer);
+  return heavy_passes * gpu.delay[index(InstClass::kInt)] + floating * gpu.delay[index(InstClass::kFp32)];
+}
+
+double shared_dispatch_cycles(const WarpInstructionMix& m, const GpuTuple& gpu) {
+  double slots = m.wide_integer_multiplies * kWideMultiplyDispatchCycles;
+  for (double count : m.issued) slots += count;
+  double norm =
+      std::pow(slots, kDispatchSharingExponent) + std::pow(fma_pipes_cycles(m, gpu), kDispatchSharingExponent);
+  for (InstClass c : {InstClass::kInt, InstClass::kFp64, InstClass::kSfu, InstClass::kTensor, InstClass::kLsu})
+    norm += std::pow(m.issued[index(c)] * gpu.delay[index(c)], kDispatchSharingExponent);
+  return std::pow(norm, 1 / kDispatchSharingExponent);
 }
 
 double sync_time(const KernelTuple& kernel, const GpuTuple& gpu) {

@@ -26,8 +26,29 @@ double global_load_wait(const KernelTuple& kernel, const MemoryLatencies& lat);
 double warp_time(const KernelTuple& kernel, const GpuTuple& gpu, const MemoryLatencies& lat);
 
 /// Cycles one warp occupies its processing block's issue: sum over classes of count * issue delay (paper 001), or
-/// with IssueRule::kPipesOverlap the larger of its instruction count and its busiest pipe's count * delay.
+/// with IssueRule::kPipesOverlap its shared dispatch cycles (below).
 double warp_delay(const KernelTuple& kernel, const GpuTuple& gpu);
+
+/// How a sub-partition's dispatch and pipes share time (workloads/microbench_pipes, H100): a warp's instructions go
+/// to their pipes in program order, and one whose pipe is busy holds the others back, so pipes kept equally busy
+/// each reach about 77% (LSU and FMA-heavy, 4 cycles each a body: 5.26 cycles). The time is the p-norm of the
+/// issue slots' and each pipe's cycles, with the exponent that fits the microbenchmark's 39 pipe-bound kernels
+/// best (mean error 3.9%; the largest of them, the rule before, 11.3%, up to 42% fast); the L1 data stage stays a
+/// level of its own (wave_time.h), which a 2-wavefront load shows (8 cycles, the LSU and FMA pipes below it).
+inline constexpr double kDispatchSharingExponent = 4.5;
+/// IMAD.WIDE takes the FMA-heavy pipe twice as long as IMAD (4.0 and 2.0 busy cycles a warp, ncu) and holds dispatch
+/// about 2.5 cycles beyond its issue slot (the same fit: loads with IMAD.WIDE ran 1.3-1.6x the pipes' cycles).
+inline constexpr double kWideMultiplyPasses = 2;
+inline constexpr double kWideMultiplyDispatchCycles = 2.5;
+
+/// A warp's cycles on the two FMA pipes of its sub-partition: floating-point work alternates between them (each
+/// FFMA one pipe's two cycles, half of them on each: one cycle a warp, the FP32 delay), integer multiply-adds run on
+/// the heavy one alone at the int32 delay, IMAD.WIDE in two passes. The heavy pipe, the busier, sets it.
+double fma_pipes_cycles(const WarpInstructionMix& m, const GpuTuple& gpu);
+
+/// The p-norm of a warp's issue slots (IMAD.WIDE's extra dispatch cycles included) and its cycles on each pipe: the
+/// FMA pipes, ALU (int), FP64, SFU, tensor and LSU.
+double shared_dispatch_cycles(const WarpInstructionMix& m, const GpuTuple& gpu);
 
 /// time_sync = syncs * delay_dep * (warps per block - 1), delay_dep the LSU issue delay (README.md).
 double sync_time(const KernelTuple& kernel, const GpuTuple& gpu);

@@ -12,6 +12,27 @@ TEST(KernelWork, PipeCountersWinOverFallbacks) {
   EXPECT_DOUBLE_EQ(kernel_work(c).pipes.fma, 100);
 }
 
+// smsp__inst_executed_pipe_fma counts IMAD with FFMA: what the FP32 and FP16 thread instructions (whole warps) leave
+// are integer multiply-adds, IMAD.WIDE at the SASS main loop's share (else the code's).
+TEST(KernelWork, FmaPipeIntegerWorkIsWhatFloatingPointLeaves) {
+  KernelCounters c;
+  c.mutable_pipes()->set_fma(100);
+  EXPECT_DOUBLE_EQ(kernel_work(c).pipes.fma_integer, 0) << "no thread instructions: unknown, none";
+  c.mutable_thread_instructions()->set_fp32(32 * 50);
+  c.mutable_thread_instructions()->set_fp16(32 * 10);
+  EXPECT_DOUBLE_EQ(kernel_work(c).pipes.fma_integer, 40);
+  EXPECT_DOUBLE_EQ(kernel_work(c).pipes.fma_wide_integer, 0) << "no SASS summary: no wide share";
+  SassSummary sass;
+  sass.set_integer_multiplies(10);
+  sass.set_wide_integer_multiplies(5);
+  EXPECT_DOUBLE_EQ(kernel_work(c, &sass).pipes.fma_wide_integer, 20);
+  sass.set_main_loop_integer_multiplies(8);
+  sass.set_main_loop_wide_integer_multiplies(8);
+  EXPECT_DOUBLE_EQ(kernel_work(c, &sass).pipes.fma_wide_integer, 40) << "the main loop's share wins";
+  c.mutable_thread_instructions()->set_fp32(32 * 200);
+  EXPECT_DOUBLE_EQ(kernel_work(c).pipes.fma_integer, 0) << "divergence can make the threads' share the larger";
+}
+
 TEST(KernelWork, ThreadAndWarpCountersStandInForMissingPipes) {
   KernelCounters c;
   c.mutable_thread_instructions()->set_fp32(3200);
