@@ -160,18 +160,18 @@ Control control_of(std::span<const std::byte> instruction) {
   std::memcpy(&high, instruction.data() + kHighWordOffset, sizeof(high));
   const std::uint64_t code = high >> kControlShift;
   const std::uint64_t opcode = low & kOpcodeMask;
-  return {static_cast<std::uint32_t>(code & kStallMask),
-          static_cast<std::uint32_t>((code >> kWriteBarrierShift) & kBarrierMask),
-          static_cast<std::uint32_t>((code >> kWaitMaskShift) & kWaitMaskMask),
-          std::find(kGlobalLoadOpcodes.begin(), kGlobalLoadOpcodes.end(), opcode) != kGlobalLoadOpcodes.end(),
-          opcode == kBarrierOpcode,
-          std::find(kMatrixOpcodes.begin(), kMatrixOpcodes.end(), opcode) != kMatrixOpcodes.end(),
-          std::find(kMmaPipeFp16FmaOpcodes.begin(), kMmaPipeFp16FmaOpcodes.end(), opcode) !=
-              kMmaPipeFp16FmaOpcodes.end(),
-          (opcode & kOperationMask) == kIntegerMultiplyOperation ||
-              (opcode & kOperationMask) == kWideIntegerMultiplyOperation,
+  return {
+      static_cast<std::uint32_t>(code & kStallMask),
+      static_cast<std::uint32_t>((code >> kWriteBarrierShift) & kBarrierMask),
+      static_cast<std::uint32_t>((code >> kWaitMaskShift) & kWaitMaskMask),
+      std::find(kGlobalLoadOpcodes.begin(), kGlobalLoadOpcodes.end(), opcode) != kGlobalLoadOpcodes.end(),
+      opcode == kBarrierOpcode,
+      std::find(kMatrixOpcodes.begin(), kMatrixOpcodes.end(), opcode) != kMatrixOpcodes.end(),
+      std::find(kMmaPipeFp16FmaOpcodes.begin(), kMmaPipeFp16FmaOpcodes.end(), opcode) != kMmaPipeFp16FmaOpcodes.end(),
+      (opcode & kOperationMask) == kIntegerMultiplyOperation ||
           (opcode & kOperationMask) == kWideIntegerMultiplyOperation,
-          kAccessBytes[(high >> kAccessSizeShift) & kAccessSizeMask]};
+      (opcode & kOperationMask) == kWideIntegerMultiplyOperation,
+      kAccessBytes[(high >> kAccessSizeShift) & kAccessSizeMask]};
 }
 
 // BRA (a branch, conditional or not) is 0x947 on sm_90, its target (in instructions after the next one) split over
@@ -260,7 +260,7 @@ SassFunctionSummary summarize_function(std::string name, std::span<const std::by
   // For each instruction that is some producer's first waiter: the latest such producer (see count_stall_points).
   std::vector<std::optional<std::size_t>> latest_producer_of(count);
   std::vector<std::optional<std::size_t>> latest_global_load_of(count);  // the same, global loads only
-  std::vector<bool> covered_global_load(count, false);                    // global loads with a later waiter
+  std::vector<bool> covered_global_load(count, false);                   // global loads with a later waiter
   for (std::size_t i = count; i-- > 0;) {
     const Control& c = controls[i];
     if (c.stall > 0) {  // the NOP padding after the end of the function has stall 0

@@ -26,9 +26,9 @@ struct SassFunctionSummary {
   std::uint64_t cover_cycles = 0;      ///< per such producer, the stall cycles from it to its first waiting instruction
   std::uint64_t uncovered = 0;         ///< producers with no instruction waiting on their scoreboard later in the code
   std::uint64_t stall_points = 0;      ///< first waiters for results issued since the previous one (sass_summary.cc)
-  std::uint64_t global_loads = 0;         ///< of the covered producers, global-memory loads (LDG)
-  std::uint64_t global_stall_points = 0;  ///< stall_points counted over the global loads alone
-  std::uint64_t global_cover_cycles = 0;  ///< of cover_cycles, the global loads' own
+  std::uint64_t global_loads = 0;      ///< of the covered producers, global-memory loads (LDG)
+  std::uint64_t global_stall_points = 0;       ///< stall_points counted over the global loads alone
+  std::uint64_t global_cover_cycles = 0;       ///< of cover_cycles, the global loads' own
   std::uint64_t widest_global_load_bytes = 0;  ///< the widest one's bytes per thread (4: float, 16: float4)
   std::uint64_t barriers = 0;                  ///< block barriers (BAR.SYNC: __syncthreads) in the code
   /// Instructions of the tensor pipe's HMMA sub-pipe in the code: matrix instructions (HMMA, DMMA) and the FP16 FMAs

@@ -15,7 +15,7 @@ const std::vector<ModelInfo>& known_models() {
        [] { return std::make_unique<RooflineModel>(); }},
       {"wave", "paper 001: latency- or issue-bound processing blocks, bandwidth fixed points, waves; fitted launch",
        [] { return std::make_unique<WaveModel>(); }},
-      {"wave-pipes", "wave with the scheduler's issue slots and each pipe's occupancy overlapping, not summed",
+      {"wave-pipes", "wave with the issue slots and the pipes overlapping, sharing dispatch (p-norm), not summed",
        [] { return std::make_unique<WaveModel>(wave::IssueRule::kPipesOverlap); }},
       {"wave-blocks", "wave-pipes with pipelined blocks: dispatch during the waves, slot turnaround, DRAM concurrency",
        [] { return std::make_unique<WaveModel>(wave::IssueRule::kPipesOverlap, wave::BlockRule::kPipelined); }},
