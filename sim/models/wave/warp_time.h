@@ -31,9 +31,9 @@ double warp_delay(const KernelTuple& kernel, const GpuTuple& gpu);
 
 /// How a sub-partition's dispatch and pipes share time (workloads/microbench_pipes, H100): a warp's instructions go
 /// to their pipes in program order, and one whose pipe is busy holds the others back, so pipes kept equally busy
-/// each reach about 77% (LSU and FMA-heavy, 4 cycles each a body: 5.26 cycles). The time is the p-norm of the
-/// issue slots' and each pipe's cycles, with the exponent that fits the microbenchmark's 39 pipe-bound kernels
-/// best (mean error 3.9%; the largest of them, the rule before, 11.3%, up to 42% fast); the L1 data stage stays a
+/// each reach about 77% (LSU and FMA-heavy, 4 cycles each a body: 5.27 cycles). The time is the p-norm of the
+/// issue slots' and each pipe's cycles, with the exponent that fits the microbenchmark's pipe-bound kernels best
+/// (53 bodies, mean error 5.7%; the largest of them, the rule before, 12.3%, up to 42% fast); the L1 data stage stays a
 /// level of its own (wave_time.h), which a 2-wavefront load shows (8 cycles, the LSU and FMA pipes below it).
 inline constexpr double kDispatchSharingExponent = 4.5;
 /// IMAD.WIDE takes the FMA-heavy pipe twice as long as IMAD (4.0 and 2.0 busy cycles a warp, ncu) and holds dispatch
