@@ -53,7 +53,8 @@ def busy_shares(ncu_path):
 
 def points(results_path, ncu_path):
     shares = busy_shares(ncu_path)
-    for name, (loads, imads, wides, ffmas, fadds, load_bytes, alus, dfmas, mufus, cycles) in bodies(results_path).items():
+    for name, counts in bodies(results_path).items():
+        loads, imads, wides, ffmas, fadds, load_bytes, alus, dfmas, mufus, cycles = counts
         if loads == 0 and wides > 0:
             continue
         busy = shares[(load_bytes, loads, imads, wides, ffmas, alus, dfmas, mufus)]
@@ -85,7 +86,8 @@ def main():
                 for p, x in itertools.product([3, 3.5, 4, 4.5, 5, 6, 8], [0, 1, 1.5, 2, 2.5, 3])]
         grid.sort()
         for (mean, high, low), p, x in grid[:4]:
-            print(f"  p {p:<4} x {x:<4} mean |error| {mean * 100:4.1f}%  largest {high * 100:+5.1f}%  {low * 100:+5.1f}%")
+            print(f"  p {p:<4} x {x:<4} mean |error| {mean * 100:4.1f}%  largest {high * 100:+5.1f}%  "
+                  f"{low * 100:+5.1f}%")
     mean, high, low = summary(pts, None, 0)
     print(f"max rule        mean |error| {mean * 100:4.1f}%  largest {high * 100:+5.1f}%  {low * 100:+5.1f}%")
 

@@ -32,9 +32,10 @@ double warp_delay(const KernelTuple& kernel, const GpuTuple& gpu);
 /// How a sub-partition's dispatch and pipes share time (workloads/microbench_pipes, H100): a warp's instructions go
 /// to their pipes in program order, and one whose pipe is busy holds the others back, so pipes kept equally busy
 /// each reach about 77% (LSU and FMA-heavy, 4 cycles each a body: 5.27 cycles). The time is the p-norm of the
-/// issue slots' and each pipe's cycles, with the exponent that fits the microbenchmark's pipe-bound kernels best
-/// (53 bodies, mean error 5.7%; the largest of them, the rule before, 12.3%, up to 42% fast); the L1 data stage stays a
-/// level of its own (wave_time.h), which a 2-wavefront load shows (8 cycles, the LSU and FMA pipes below it).
+/// issue slots' and each pipe's cycles, with the exponent that fits the microbenchmark's pipe-bound bodies best (53:
+/// mean error 5.7%, where their max, the rule before, has 12.3% and up to 42% fast; workloads/microbench_pipes/fit.py).
+/// The L1 data stage stays a level of its own (wave_time.h), as a 2-wavefront load shows (8 cycles, the LSU and FMA
+/// pipes below it).
 inline constexpr double kDispatchSharingExponent = 4.5;
 /// IMAD.WIDE takes the FMA-heavy pipe twice as long as IMAD (4.0 and 2.0 busy cycles a warp, ncu) and holds dispatch
 /// about 2.5 cycles beyond its issue slot (the same fit: loads with IMAD.WIDE ran 1.3-1.6x the pipes' cycles).
