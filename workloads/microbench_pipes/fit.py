@@ -4,8 +4,9 @@
     workloads/microbench_pipes/fit.py [results/results-H100.txt] [results/ncu-H100.csv]
 
 For every loop body: its cycles per sub-partition (the results file's first run), its issue slots (ncu's
-smsp__issue_active share of those cycles) and LSU and L1 data-stage cycles (their busy shares), and its FMA-pipe
-cycles as the models count them from the instructions (FFMA and FADD one cycle, IMAD two, IMAD.WIDE four). The
+smsp__issue_active share of those cycles), LSU, L1 data-stage, ALU and FP64 cycles (their busy shares), its XU cycles
+(8 a MUFU) and its FMA-pipe cycles as the models count them from the instructions (FFMA and FADD one cycle, IMAD two,
+IMAD.WIDE four). The
 model: the p-norm of the issue slots (plus x cycles per IMAD.WIDE), the LSU's and the FMA pipes' cycles, and at least
 the L1 data stage's. Prints the mean and extreme errors over a grid of p and x, best first, and the max rule's.
 The `imad_wide` bodies without loads are left out: their 64-bit recurrence is latency-bound, not pipe-bound.
@@ -23,6 +24,8 @@ BUSY = {
     "smsp__issue_active.avg.pct_of_peak_sustained_elapsed": "issue",
     "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_elapsed": "lsu",
     "l1tex__data_pipe_lsu_wavefronts.avg.pct_of_peak_sustained_elapsed": "l1",
+    "sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_elapsed": "alu",
+    "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_elapsed": "fp64",
 }
 
 
@@ -47,7 +50,9 @@ def busy_shares(ncu_path):
         args = [a.strip() for a in row["Kernel Name"].split("pipe_mix<")[1].split(">")[0].split(",")]
         counts = [int(a) for a in args[1:]]
         key = (8 if args[0] == "float2" else 4,) + tuple(counts + [0] * (7 - len(counts)))
-        shares.setdefault(key, {}).setdefault(BUSY[row["Metric Name"]], float(row["Metric Value"]) / 100)
+        value = row["Metric Value"]
+        if value != "n/a":
+            shares.setdefault(key, {}).setdefault(BUSY[row["Metric Name"]], float(value) / 100)
     return shares
 
 
@@ -59,8 +64,12 @@ def points(results_path, ncu_path):
             continue
         busy = shares[(load_bytes, loads, imads, wides, ffmas, alus, dfmas, mufus)]
         fma = ffmas + fadds + 2 * imads + 4 * wides
-        others = [ALU_CYCLES * alus, FP64_CYCLES * dfmas, XU_CYCLES * mufus]
-        yield name, cycles, wides, {k: v * cycles for k, v in busy.items()}, fma, others
+        # The ALU and FP64 pipes' busy cycles where recorded (the ALU's hold the loop's and addresses' integer
+        # work too, as the pipe counters the models read do), else the bodies' own instructions.
+        alu = busy["alu"] * cycles if "alu" in busy else ALU_CYCLES * alus
+        fp64 = busy["fp64"] * cycles if "fp64" in busy else FP64_CYCLES * dfmas
+        others = [alu, fp64, XU_CYCLES * mufus]
+        yield name, cycles, wides, {k: busy[k] * cycles for k in ("issue", "lsu", "l1")}, fma, others
 
 
 def predict(point, p, x, others_share=True):

@@ -31,9 +31,9 @@ double warp_delay(const KernelTuple& kernel, const GpuTuple& gpu);
 
 /// How a sub-partition's dispatch and pipes share time (workloads/microbench_pipes, H100): a warp's instructions go
 /// to their pipes in program order, and one whose pipe is busy holds the others back, so pipes kept equally busy
-/// each reach about 77% (LSU and FMA-heavy, 4 cycles each a body: 5.27 cycles). The time is the p-norm of the
+/// each reach about 77% (LSU and FMA-heavy, 4 cycles each a body: 5.23 cycles). The time is the p-norm of the
 /// issue slots' and each pipe's cycles, with the exponent that fits the microbenchmark's pipe-bound bodies best (53:
-/// mean error 5.7%, where their max, the rule before, has 12.3% and up to 42% fast; workloads/microbench_pipes/fit.py).
+/// mean error 5.2%, where their max, the rule before, has 11.5% and up to 42% fast; workloads/microbench_pipes/fit.py).
 /// The L1 data stage stays a level of its own (wave_time.h), as a 2-wavefront load shows (8 cycles, the LSU and FMA
 /// pipes below it).
 inline constexpr double kDispatchSharingExponent = 4.5;
