@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "microbench.h"
 #include "workload.h"
 
 namespace {
@@ -138,31 +139,13 @@ Run make(const char* name) {
 
 void measure(const Run& run, const void* table, unsigned long long* out, int sms, double clock_mhz, int repeat) {
   const int blocks = sms * kBlocksPerSm;
-  cudaEvent_t begin, end;
-  WS_CHECK(cudaEventCreate(&begin));
-  WS_CHECK(cudaEventCreate(&end));
-  run.launch(blocks, table, out);  // warm-up
-  WS_CHECK(cudaGetLastError());
-  std::vector<float> ms;
-  for (int r = 0; r < repeat; ++r) {
-    WS_CHECK(cudaEventRecord(begin));
-    run.launch(blocks, table, out);
-    WS_CHECK(cudaEventRecord(end));
-    WS_CHECK(cudaEventSynchronize(end));
-    float t = 0;
-    WS_CHECK(cudaEventElapsedTime(&t, begin, end));
-    ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  const double seconds = ms[ms.size() / 2] * 1e-3;
+  const double seconds = ws::median_launch_ms([&] { run.launch(blocks, table, out); }, repeat) * 1e-3;
   const double warp_bodies_per_sub_partition =
       static_cast<double>(kBlocksPerSm) * (kThreads / 32) * kIterations * kBodiesPerIteration / kSubPartitions;
   const int fadds = std::max(0, run.loads - std::max(run.ffmas, run.imads));
   std::printf("pipes %s %d %d %d %d %d %d %d %d %d %.0f %.3f\n", run.name, run.loads, run.imads, run.wides, run.ffmas,
               fadds, run.load_bytes, run.alus, run.dfmas, run.mufus, seconds * 1e9,
               seconds * clock_mhz * 1e6 / warp_bodies_per_sub_partition);
-  WS_CHECK(cudaEventDestroy(begin));
-  WS_CHECK(cudaEventDestroy(end));
 }
 
 }  // namespace
@@ -170,9 +153,7 @@ void measure(const Run& run, const void* table, unsigned long long* out, int sms
 int main(int argc, char** argv) {
   cudaDeviceProp prop{};
   WS_CHECK(cudaGetDeviceProperties(&prop, 0));
-  int clock_khz = 0;
-  WS_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
-  const double clock_mhz = static_cast<double>(ws::arg_long(argc, argv, "clock-mhz", clock_khz / 1000));
+  const double clock_mhz = ws::clock_mhz_arg(argc, argv);
   const int repeat = static_cast<int>(ws::arg_long(argc, argv, "repeat", 5));
   void* table = nullptr;
   unsigned long long* out = nullptr;
