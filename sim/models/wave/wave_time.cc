@@ -18,29 +18,52 @@ struct NamedLevel {
   Level level;
 };
 
-// Read bytes per clock that a memory behind `grid` (the GPU's DRAM, or a peer GPU's over NVLink) serves at the
-// concurrency a wave of `warps_gpu` warps keeps (dram_concurrency.h), pipelined blocks only; 0 (no bound) otherwise.
-// A warp waits on its global loads in groups (the compiler's loads per stall, at most the loads it waits on), each
-// load bringing its share of the `read_bytes` a warp reads from that memory. The grid measured warps waiting on
-// their loads: asynchronous copies keep a pipeline's stages in flight instead, and only DRAM's bandwidth bounds them
-// (waited_read_share).
-double concurrency_bandwidth(const KernelTuple& k, const GpuTuple& gpu, const platform::DramConcurrency& grid,
-                             double warps_gpu, double read_bytes, double write_share) {
-  const double waited = waited_global_loads(k.mix);
-  if (gpu.blocks != BlockRule::kPipelined || waited <= 0 || read_bytes <= 0) return 0;
-  const double loads_per_stall = k.schedule ? k.schedule->global_loads_per_stall : 1;
-  const double lines_per_load = read_bytes / k.mix.global_loads / kDramLineBytes;
-  DramLoadsInFlight loads;
-  loads.lines_per_warp = std::min(loads_per_stall, waited) * lines_per_load;
-  loads.lines_per_sm = warps_gpu * loads.lines_per_warp / std::max<uint32_t>(gpu.sm_count, 1);
-  loads.write_share = write_share;
-  return dram_read_bytes_per_s(grid, loads) / gpu.clock_hz;
-}
-
 // Of a warp's global reads, the share its waited loads bring (the asynchronous copies' share is bounded by DRAM's
 // bandwidth alone): every load taken as bringing the same.
 double waited_read_share(const WarpInstructionMix& m) {
   return m.global_loads > 0 ? waited_global_loads(m) / m.global_loads : 0;
+}
+
+// What a warp reads from one memory behind a concurrency grid (the GPU's DRAM, or a peer GPU's over NVLink).
+struct MemoryReads {
+  const platform::DramConcurrency& grid;  // its measured read rate by loads in flight (dram_concurrency.h)
+  double bytes = 0;                       // read bytes per warp
+  double latency = 0;                     // its unloaded latency, cycles
+  double share = 1;                       // of the warp's global loads, those it serves
+  double write_share = 0;                 // of its bytes, the written ones (dram_concurrency.h)
+};
+
+// Lines a warp keeps in flight towards a memory: by Little's law over its life, the lines its waited loads bring
+// from there, each held for the memory's unloaded latency, over the cycles the warp takes alone (warp_time.h). A warp
+// whose other loads hit in L1 or L2 waits on this memory in few of its load groups, and those waits are the long
+// ones, so over time it holds more lines there than its groups bring on average (`group_lines`); but never more than
+// a group with a load served there brings: at most loads x share of the groups have one (each in a group of its own).
+double lines_held_per_warp(const KernelTuple& k, const GpuTuple& gpu, const MemoryReads& reads, double loads_per_group,
+                           double group_lines) {
+  const double path = warp_time(k, gpu, gpu.memory);
+  const double groups_there = std::min(1.0, std::max(loads_per_group, 1.0) * reads.share);
+  if (path <= 0 || groups_there <= 0) return group_lines;
+  const double little = reads.bytes * waited_read_share(k.mix) / kDramLineBytes * reads.latency / path;
+  return std::clamp(little, group_lines, group_lines / groups_there);
+}
+
+// Read bytes per clock that a memory serves at the concurrency a wave of `warps_gpu` warps keeps, pipelined blocks
+// only; 0 (no bound) otherwise. A warp waits on its global loads in groups (the compiler's loads per stall, at most
+// the loads it waits on), each load bringing its share of the bytes a warp reads from that memory: a group's lines
+// are the loads a warp has in flight together, Little's law how many the wave keeps (lines_held_per_warp). The grid
+// measured warps waiting on their loads: asynchronous copies keep a pipeline's stages in flight instead, and only
+// DRAM's bandwidth bounds them (waited_read_share).
+double concurrency_bandwidth(const KernelTuple& k, const GpuTuple& gpu, const MemoryReads& reads, double warps_gpu) {
+  const double waited = waited_global_loads(k.mix);
+  if (gpu.blocks != BlockRule::kPipelined || waited <= 0 || reads.bytes <= 0) return 0;
+  const double loads_per_group = std::min(k.schedule ? k.schedule->global_loads_per_stall : 1, waited);
+  const double lines_per_load = reads.bytes / k.mix.global_loads / kDramLineBytes;
+  DramLoadsInFlight loads;
+  loads.lines_per_warp = loads_per_group * lines_per_load;
+  const double held = lines_held_per_warp(k, gpu, reads, loads_per_group, loads.lines_per_warp);
+  loads.lines_per_sm = warps_gpu * held / std::max<uint32_t>(gpu.sm_count, 1);
+  loads.write_share = reads.write_share;
+  return dram_read_bytes_per_s(reads.grid, loads) / gpu.clock_hz;
 }
 
 // Cycles of every wave in which an SM's own levels (its L1's data stage and bandwidth, its tag stage) serve nothing:
@@ -99,11 +122,15 @@ std::array<NamedLevel, 8> levels(const KernelTuple& k, const GpuTuple& gpu, cons
       {"l2 slice atomics", {&MemoryLatencies::l2, warps_gpu * t.l2_slice_atomic_sectors, gpu.band.l2_slice_atomics}},
       {"dram concurrency",
        {&MemoryLatencies::dram, warps_gpu * t.dram_read_bytes * waited_read_share(k.mix),
-        concurrency_bandwidth(k, gpu, gpu.dram_concurrency, warps_gpu, t.dram_read_bytes, dram_write_share)}},
-      // A peer's reads: the local writes of a copy from it do not slow them (microbench_dram_inflight --peer 1).
+        concurrency_bandwidth(k, gpu,
+                              {gpu.dram_concurrency, t.dram_read_bytes, gpu.memory.dram, k.hits.dram, dram_write_share},
+                              warps_gpu)}},
+      // A peer's reads: the local writes of a copy from it do not slow them (microbench_dram_inflight --peer 1). They
+      // are taken as whole warps' (a partitioned array's remote blocks, remote_access): share 1, each such warp's
+      // groups all remote, where the hit share would credit every warp with a remote warp's lines.
       {"peer concurrency",
        {&MemoryLatencies::peer, warps_gpu * t.peer_read_bytes,
-        concurrency_bandwidth(k, gpu, gpu.peer_concurrency, warps_gpu, t.peer_read_bytes, 0)}},
+        concurrency_bandwidth(k, gpu, {gpu.peer_concurrency, t.peer_read_bytes, gpu.memory.peer, 1, 0}, warps_gpu)}},
   }};
 }
 

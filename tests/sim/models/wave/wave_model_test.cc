@@ -201,6 +201,32 @@ TEST(WaveModel, PipelinedBlocksReadDramAtTheirConcurrency) {
   EXPECT_NE(predict_blocks(k, gpu).limiter, "dram concurrency");
 }
 
+// The same 1 GiB from DRAM, but each warp's every eighth load misses and the other seven hit in L1: a warp's load (one
+// a group) brings an eighth of a line on average, yet a warp waiting on DRAM waits for a whole line, and those waits
+// are its long ones. Little's law over the warp's path gives it most of a line in flight (not an eighth, which would
+// put the wave's 8 warps below the grid and leave the reads unbounded), at most the one line of a missing load.
+TEST(WaveModel, WarpsHoldTheirDramLinesForTheLatencyNotTheirGroupsMeanLines) {
+  KernelLaunch k = testing::fma_kernel(132, 256, 1024);
+  k.mutable_counters()->mutable_warp_instructions()->set_global_ld(8 * ((1ull << 30) / 128));
+  MemoryTraffic& m = *k.mutable_counters()->mutable_memory();
+  m.set_dram_read_bytes(1ull << 30);
+  m.set_l1_hit_rate_pct(87.5);
+  m.set_l2_hit_rate_pct(0);
+  platform::GpuSpec gpu = one_block_per_sm();
+  platform::DramConcurrency& grid = *gpu.mutable_memory()->mutable_dram_concurrency();
+  grid.add_loads_per_warp(1);
+  for (const auto& [warps, gb_per_s] : {std::pair{4, 100.0}, std::pair{8, 200.0}}) {
+    platform::DramConcurrencyRow& row = *grid.add_rows();
+    row.set_warps_per_sm(warps);
+    row.add_read_gb_per_s(gb_per_s);
+    row.add_copy_read_gb_per_s(gb_per_s);
+  }
+  const KernelPrediction p = predict_blocks(k, gpu);
+  EXPECT_EQ(p.limiter, "dram concurrency");
+  EXPECT_GT(p.sm_time_s, (1ull << 30) / 200e9);  // at most a line a warp: 8 lines an SM
+  EXPECT_LT(p.sm_time_s, (1ull << 30) / 100e9);  // more than half a line a warp
+}
+
 TEST(WaveModel, RegisteredAsWave) {
   const std::unique_ptr<KernelModel> model = make_model("wave");
   EXPECT_EQ(model->name(), "wave");
