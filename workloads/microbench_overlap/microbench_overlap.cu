@@ -27,10 +27,10 @@
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kFar = 4;                          // DRAM loads per iteration, in flight together
-constexpr size_t kFarFloats = size_t{1} << 28;   // 1 GiB
-constexpr unsigned kL1Floats = 1u << 14;         // 64 KiB: stays in L1
-constexpr unsigned kL2Floats = 1u << 22;         // 16 MiB: stays in L2, not in L1
+constexpr int kFar = 4;                         // DRAM loads per iteration, in flight together
+constexpr size_t kFarFloats = size_t{1} << 28;  // 1 GiB
+constexpr unsigned kL1Floats = 1u << 14;        // 64 KiB: stays in L1
+constexpr unsigned kL2Floats = 1u << 22;        // 16 MiB: stays in L2, not in L1
 
 enum class Near { kFma, kL1, kL2 };
 
@@ -54,13 +54,13 @@ __device__ float load_near(const float* p, Near kind) {
 }
 
 template <Near kKind, bool kWithFar, bool kWithNear>
-__global__ void __launch_bounds__(kThreads) mix(const float* __restrict__ far, const float* __restrict__ near,
-                                                int n, int iterations, float* __restrict__ sink) {
+__global__ void __launch_bounds__(kThreads) mix(const float* __restrict__ far, const float* __restrict__ near, int n,
+                                                int iterations, float* __restrict__ sink) {
   const size_t thread = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
   const size_t threads = static_cast<size_t>(gridDim.x) * blockDim.x;
   const unsigned near_mask = (kKind == Near::kL1 ? kL1Floats : kL2Floats) - 1;
-  float f0 = 0, f1 = 0, f2 = 0, f3 = 0;               // the DRAM loads' sums
-  float a0 = 1, a1 = 2, a2 = 3, a3 = 4;               // near work
+  float f0 = 0, f1 = 0, f2 = 0, f3 = 0;  // the DRAM loads' sums
+  float a0 = 1, a1 = 2, a2 = 3, a3 = 4;  // near work
   size_t index = thread;
   // A warp's near loads: its lanes on consecutive words (one line a warp load), each load on a new line.
   unsigned near_index = static_cast<unsigned>(thread / 32 * 32u * 7919u + threadIdx.x % 32);
@@ -144,9 +144,8 @@ int main(int argc, char** argv) {
     Near kind;
     std::vector<int> n;
   };
-  const std::vector<Sweep> sweeps = {{Near::kFma, {64, 128, 192, 256, 384}},
-                                     {Near::kL1, {8, 16, 32, 48, 64}},
-                                     {Near::kL2, {2, 4, 8, 12, 16}}};
+  const std::vector<Sweep> sweeps = {
+      {Near::kFma, {64, 128, 192, 256, 384}}, {Near::kL1, {8, 16, 32, 48, 64}}, {Near::kL2, {2, 4, 8, 12, 16}}};
   bool ok = true;
   std::vector<float> host(threads);
   for (const Sweep& s : sweeps) {
@@ -154,8 +153,8 @@ int main(int argc, char** argv) {
       for (const auto& [label, with_far, with_near] :
            {std::tuple{"both", true, true}, std::tuple{"near", false, true}, std::tuple{"far", true, false}}) {
         const Kernel kernel = pick(s.kind, with_far, with_near);
-        const float ms = ws::median_launch_ms(
-            [&] { kernel<<<blocks, kThreads>>>(far, near, n, iterations, sink); }, repeat);
+        const float ms =
+            ws::median_launch_ms([&] { kernel<<<blocks, kThreads>>>(far, near, n, iterations, sink); }, repeat);
         std::printf("overlap %s %d %s %.1f\n", name(s.kind), n, label, ms * 1e3);
         // The DRAM loads read ones: a thread's far sum is kFar x iterations (the near work adds a finite amount).
         WS_CHECK(cudaMemcpy(host.data(), sink, threads * sizeof(float), cudaMemcpyDeviceToHost));
