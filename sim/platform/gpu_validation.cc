@@ -86,6 +86,18 @@ void check_ascending(const Values& values, const FieldPath& at, const char* fiel
   }
 }
 
+// A group latency curve: empty (unmeasured), or ascending loads from 1 up, each with a ratio of at least 1.
+void check_group_latency(const GroupLatency& curve, const FieldPath& at, IssueList& issues) {
+  check_ascending(curve.loads(), at, "loads", issues);
+  if (!curve.loads().empty() && curve.loads(0) < 1)
+    issues.add(at.then("loads", 0), "must be at least 1 (a group of one load)");
+  if (curve.ratio_size() != curve.loads_size())
+    issues.add(at.then("ratio"), "must have one value per loads entry (" + std::to_string(curve.loads_size()) +
+                                     "), has " + std::to_string(curve.ratio_size()));
+  for (int i = 0; i < curve.ratio_size(); ++i)
+    if (!(curve.ratio(i) >= 1)) issues.add(at.then("ratio", i), "must be at least 1 (a group waits its slowest load)");
+}
+
 // The DRAM concurrency grid: empty (unmeasured), or rows of ascending warps, each with one positive rate per column.
 void check_dram_concurrency(const DramConcurrency& grid, const FieldPath& at, IssueList& issues) {
   if (grid.rows().empty() && grid.loads_per_warp().empty()) return;
@@ -143,6 +155,7 @@ std::vector<Issue> check_gpu(const GpuSpec& gpu) {
   check_memory(gpu.memory(), root.then("memory"), issues);
   check_dram_concurrency(gpu.memory().dram_concurrency(), root.then("memory").then("dram_concurrency"), issues);
   check_dram_concurrency(gpu.memory().peer_concurrency(), root.then("memory").then("peer_concurrency"), issues);
+  check_group_latency(gpu.memory().dram_group_latency(), root.then("memory").then("dram_group_latency"), issues);
   issues.non_negative(root.then("kernel_launch_overhead_us"), gpu.kernel_launch_overhead_us());
   check_launch_fits(gpu, root, issues);
   issues.non_negative(root.then("block_turnaround_ns"), gpu.block_turnaround_ns());

@@ -22,16 +22,20 @@ std::optional<CompilerSchedule> compiler_schedule(const KernelLaunch& launch) {
     schedule.global_cover_cycles =
         static_cast<double>(sass.global_cover_cycles()) / static_cast<double>(sass.global_loads());
     const uint64_t others = covered - sass.global_loads();
-    schedule.cover_cycles = others > 0 ? static_cast<double>(sass.cover_cycles() - sass.global_cover_cycles()) /
-                                             static_cast<double>(others)
-                                       : 0;
+    schedule.cover_cycles =
+        others > 0 ? static_cast<double>(sass.cover_cycles() - sass.global_cover_cycles()) / static_cast<double>(others)
+                   : 0;
   }
-  if (sass.global_loads() > 0 && sass.global_stall_points() > 0)
+  // The main loop's where the summary has one (where the warps spend their time: a column walk's loop keeps 16 loads
+  // in flight, its remainder loops fewer), else the whole code's.
+  if (sass.main_loop_global_loads() > 0 && sass.main_loop_global_stall_points() > 0)
+    schedule.global_loads_per_stall = std::max(1.0, static_cast<double>(sass.main_loop_global_loads()) /
+                                                        static_cast<double>(sass.main_loop_global_stall_points()));
+  else if (sass.global_loads() > 0 && sass.global_stall_points() > 0)
     schedule.global_loads_per_stall =
         std::max(1.0, static_cast<double>(sass.global_loads()) / static_cast<double>(sass.global_stall_points()));
   if (sass.has_barriers())
-    schedule.barriers_per_instruction =
-        static_cast<double>(sass.barriers()) / static_cast<double>(sass.instructions());
+    schedule.barriers_per_instruction = static_cast<double>(sass.barriers()) / static_cast<double>(sass.instructions());
   return schedule;
 }
 

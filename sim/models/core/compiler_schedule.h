@@ -17,8 +17,9 @@ namespace warpsim::models {
 struct CompilerSchedule {
   double issue_cycles = 1;  // mean stall count: cycles from one issue of a warp to its next
   double cover_cycles = 0;  // mean cycles between a variable-latency instruction and the first wait for its result
-  // Global loads in flight per stall (SassSummary.global_loads / global_stall_points): loads issued back to back
-  // before the first use of any wait their latency once together. 1 where the trace lacks the counts.
+  // Global loads in flight per stall (SassSummary.main_loop_global_loads / main_loop_global_stall_points, the whole
+  // code's where the summary has no main loop): loads issued back to back before the first use of any wait their
+  // latency once together. 1 where the trace lacks the counts.
   double global_loads_per_stall = 1;
   // Block barriers per instruction of the code (SassSummary.barriers / instructions): no counter counts executed
   // barriers, so a warp's are taken as this share of its executed instructions. 0 where the trace lacks the count.

@@ -63,6 +63,18 @@ MemoryLatencies memory_latencies(const platform::SmSpec& sm) {
   return m;
 }
 
+GroupLatencyGrowth group_latency_growth(const platform::GroupLatency& curve) {
+  GroupLatencyGrowth g;
+  const int points =
+      std::min({curve.loads_size(), curve.ratio_size(), static_cast<int>(GroupLatencyGrowth::kMaxPoints)});
+  for (int i = 0; i < points; ++i) {
+    g.loads[static_cast<std::size_t>(i)] = curve.loads(i);
+    g.ratio[static_cast<std::size_t>(i)] = curve.ratio(i);
+  }
+  g.points = static_cast<std::size_t>(std::max(points, 0));
+  return g;
+}
+
 Bandwidths bandwidths(const platform::GpuSpec& gpu, const GpuRates& rates) {
   Bandwidths b;
   b.shared_per_sm = 1;  // the L1 data stage passes one shared-memory wavefront per clock
@@ -95,6 +107,7 @@ GpuTuple gpu_tuple(const platform::GpuSpec& gpu) {
   t.delay = delays(gpu.sm());
   t.latency = latencies(gpu.sm().latency_cycles(), t.delay);
   t.memory = memory_latencies(gpu.sm());
+  t.memory.dram_group = group_latency_growth(gpu.memory().dram_group_latency());
   t.band = bandwidths(gpu, rates);
   t.block_turnaround = gpu.block_turnaround_ns() * 1e-9 * rates.clock_hz;
   t.dram_concurrency = gpu.memory().dram_concurrency();

@@ -11,6 +11,23 @@ double average_load_latency(const MemoryLatencies& lat, const HitFractions& hits
   return levels + hits.uncoal * lat.uncoal_extra;
 }
 
+double GroupLatencyGrowth::at(double group_loads) const {
+  if (points == 0 || group_loads <= 1) return 1;
+  // Interpolated in log2(loads) from (1 load, 1) through the measured points; the last ratio beyond the last point.
+  double previous_loads = 1;
+  double previous_ratio = 1;
+  for (std::size_t i = 0; i < points; ++i) {
+    if (group_loads <= loads[i]) {
+      if (loads[i] <= previous_loads) return ratio[i];
+      const double f = std::log2(group_loads / previous_loads) / std::log2(loads[i] / previous_loads);
+      return previous_ratio + f * (ratio[i] - previous_ratio);
+    }
+    previous_loads = loads[i];
+    previous_ratio = ratio[i];
+  }
+  return previous_ratio;
+}
+
 double group_load_latency(const MemoryLatencies& lat, const HitFractions& hits, double loads) {
   const double n = std::max(1.0, loads);
   const double total = hits.l1 + hits.l2 + hits.dram + hits.peer;
@@ -18,8 +35,14 @@ double group_load_latency(const MemoryLatencies& lat, const HitFractions& hits, 
   const double all_l1 = std::pow(hits.l1 / total, n);
   const double up_to_l2 = std::pow((hits.l1 + hits.l2) / total, n);
   const double up_to_dram = std::pow((hits.l1 + hits.l2 + hits.dram) / total, n);
+  // A group that waits on DRAM waits on all of its DRAM loads, longer the more there are: as many as the group holds
+  // given that it holds one (n x share over the chance of at least one).
+  const double dram_share = hits.dram / total;
+  const double with_dram = 1 - std::pow(1 - dram_share, n);
+  const double dram_loads = with_dram > 0 ? n * dram_share / with_dram : 1;
+  const double dram = lat.dram * lat.dram_group.at(dram_loads);
   const double slowest =
-      all_l1 * lat.l1 + (up_to_l2 - all_l1) * lat.l2 + (up_to_dram - up_to_l2) * lat.dram + (1 - up_to_dram) * lat.peer;
+      all_l1 * lat.l1 + (up_to_l2 - all_l1) * lat.l2 + (up_to_dram - up_to_l2) * dram + (1 - up_to_dram) * lat.peer;
   return slowest + hits.uncoal * lat.uncoal_extra;
 }
 

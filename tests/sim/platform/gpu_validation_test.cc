@@ -172,6 +172,23 @@ TEST(GpuValidation, DramConcurrencyRowWithMissingOrNonPositiveRatesIsAnIssue) {
   EXPECT_TRUE(names_field(issues, "memory.dram_concurrency.rows[1].copy_read_gb_per_s[0]"));
 }
 
+TEST(GpuValidation, DramGroupLatencyNeedsAscendingLoadsFromOneAndRatiosOfAtLeastOne) {
+  GpuSpec gpu = h100_like();
+  GroupLatency& curve = *gpu.mutable_memory()->mutable_dram_group_latency();
+  for (double loads : {2.0, 4.0, 16.0}) curve.add_loads(loads);
+  for (double ratio : {1.1, 1.2, 1.3}) curve.add_ratio(ratio);
+  EXPECT_TRUE(check_gpu(gpu).empty());
+  curve.set_loads(0, 0.5);
+  curve.set_loads(2, 4);
+  curve.set_ratio(1, 0.9);
+  curve.mutable_ratio()->RemoveLast();
+  const std::vector<Issue> issues = check_gpu(gpu);
+  EXPECT_TRUE(names_field(issues, "memory.dram_group_latency.loads[0]"));
+  EXPECT_TRUE(names_field(issues, "memory.dram_group_latency.loads[2]"));
+  EXPECT_TRUE(names_field(issues, "memory.dram_group_latency.ratio[1]"));
+  EXPECT_TRUE(names_field(issues, "memory.dram_group_latency.ratio"));
+}
+
 TEST(GpuValidation, PeerGridAndLatencyFollowTheSameRules) {
   GpuSpec gpu = h100_like();
   DramConcurrency& grid = *gpu.mutable_memory()->mutable_peer_concurrency() = dram_grid();

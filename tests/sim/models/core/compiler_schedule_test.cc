@@ -36,6 +36,19 @@ TEST(CompilerSchedule, IssueSpacingIsAtLeastOneCycleAndUncoveredProducersAloneCo
   EXPECT_DOUBLE_EQ(s->cover_cycles, 0);
 }
 
+// A column walk's main loop issues 16 loads before their first use; its remainder loops fewer, which the whole code's
+// count averages in: the main loop's count is the one the warps spend their time in.
+TEST(CompilerSchedule, GlobalLoadsPerStallFromTheMainLoopWhereThereIsOne) {
+  KernelLaunch launch = with_sass(120, 300, 21, 1200, 0);
+  SassSummary& s = *launch.mutable_sass();
+  s.set_global_loads(29);
+  s.set_global_stall_points(4);
+  EXPECT_DOUBLE_EQ(compiler_schedule(launch)->global_loads_per_stall, 7.25);
+  s.set_main_loop_global_loads(16);
+  s.set_main_loop_global_stall_points(1);
+  EXPECT_DOUBLE_EQ(compiler_schedule(launch)->global_loads_per_stall, 16);
+}
+
 TEST(CompilerSchedule, BarriersPerInstructionOfTheCode) {
   KernelLaunch launch = with_sass(200, 300, 10, 240, 2);
   EXPECT_DOUBLE_EQ(compiler_schedule(launch)->barriers_per_instruction, 0);  // not recorded

@@ -2,6 +2,7 @@
 #include "wave/warp_time.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <gtest/gtest.h>
 
@@ -107,6 +108,38 @@ TEST(WaveWarpTime, ARemoteLoadAmongLocalOnesMakesTheGroupWaitForThePeer) {
   const double slowest = 0.25 * lat.l1 + (0.5625 - 0.25) * lat.l2 + (1 - 0.5625) * lat.peer;
   EXPECT_DOUBLE_EQ(group_load_latency(lat, hits, 2), slowest);
   EXPECT_DOUBLE_EQ(average_load_latency(lat, hits), 0.5 * lat.l1 + 0.25 * lat.l2 + 0.25 * lat.peer);
+}
+
+// A group of DRAM loads issued together waits longer the more it holds (workloads/microbench_column_walk): the ratio
+// interpolates in log2(loads) from 1 at one load, holds beyond the last point, and is 1 where unmeasured.
+TEST(WaveWarpTime, GroupGrowthInterpolatesInLog2Loads) {
+  GroupLatencyGrowth g;
+  EXPECT_DOUBLE_EQ(g.at(16), 1);  // unmeasured
+  g.loads = {2, 4, 16};
+  g.ratio = {1.1, 1.2, 1.4};
+  g.points = 3;
+  EXPECT_DOUBLE_EQ(g.at(1), 1);
+  EXPECT_DOUBLE_EQ(g.at(2), 1.1);
+  EXPECT_DOUBLE_EQ(g.at(8), 1.3);  // halfway from 4 to 16 in log2
+  EXPECT_DOUBLE_EQ(g.at(64), 1.4);
+  EXPECT_NEAR(g.at(std::sqrt(2.0)), 1.05, 1e-12);
+}
+
+// A group that waits on DRAM waits the DRAM latency x the growth at the DRAM loads it holds: all 16 of an all-DRAM
+// group; of a group of 2 with a quarter DRAM, 2 x 0.25 / (1 - 0.75^2) of them.
+TEST(WaveWarpTime, AGroupOfDramLoadsWaitsLongerTheMoreItHolds) {
+  MemoryLatencies lat = kGpu.memory;
+  lat.dram_group.loads = {2, 16};
+  lat.dram_group.ratio = {1.2, 1.5};
+  lat.dram_group.points = 2;
+  EXPECT_DOUBLE_EQ(group_load_latency(lat, HitFractions{0, 0, 1, 0}, 16), 1.5 * lat.dram);
+  EXPECT_DOUBLE_EQ(group_load_latency(lat, HitFractions{0, 0, 1, 0}, 1), lat.dram);
+  const HitFractions hits{0.5, 0.25, 0.25, 0};
+  const double dram_loads = 2 * 0.25 / (1 - 0.5625);
+  const double slowest =
+      0.25 * lat.l1 + (0.5625 - 0.25) * lat.l2 + (1 - 0.5625) * lat.dram * lat.dram_group.at(dram_loads);
+  EXPECT_DOUBLE_EQ(group_load_latency(lat, hits, 2), slowest);
+  EXPECT_GT(slowest, group_load_latency(kGpu.memory, hits, 2));
 }
 
 TEST(WaveWarpTime, OneLoadInFlightWaitsTheAverageLatency) {
