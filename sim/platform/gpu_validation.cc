@@ -86,8 +86,13 @@ void check_ascending(const Values& values, const FieldPath& at, const char* fiel
   }
 }
 
-// A group latency curve: empty (unmeasured), or ascending loads from 1 up, each with a ratio of at least 1.
+// A group latency curve: empty (unmeasured), or up to 8 ascending loads from 1 up (the wave models keep 8 points:
+// GroupLatencyGrowth), each with a ratio of at least 1.
 void check_group_latency(const GroupLatency& curve, const FieldPath& at, IssueList& issues) {
+  constexpr int kMaxPoints = 8;
+  if (curve.loads_size() > kMaxPoints)
+    issues.add(at.then("loads"), "must have at most " + std::to_string(kMaxPoints) + " points, has " +
+                                     std::to_string(curve.loads_size()));
   check_ascending(curve.loads(), at, "loads", issues);
   if (!curve.loads().empty() && curve.loads(0) < 1)
     issues.add(at.then("loads", 0), "must be at least 1 (a group of one load)");

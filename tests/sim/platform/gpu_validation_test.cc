@@ -187,6 +187,12 @@ TEST(GpuValidation, DramGroupLatencyNeedsAscendingLoadsFromOneAndRatiosOfAtLeast
   EXPECT_TRUE(names_field(issues, "memory.dram_group_latency.loads[2]"));
   EXPECT_TRUE(names_field(issues, "memory.dram_group_latency.ratio[1]"));
   EXPECT_TRUE(names_field(issues, "memory.dram_group_latency.ratio"));
+  GroupLatency& long_curve = *gpu.mutable_memory()->mutable_dram_group_latency() = GroupLatency{};
+  for (int i = 1; i <= 9; ++i) {
+    long_curve.add_loads(i);
+    long_curve.add_ratio(1);
+  }
+  EXPECT_TRUE(names_field(check_gpu(gpu), "memory.dram_group_latency.loads"));
 }
 
 TEST(GpuValidation, PeerGridAndLatencyFollowTheSameRules) {
