@@ -11,6 +11,18 @@
 
 namespace ws {
 
+/// Device 0's properties (the GPU every microbenchmark runs on).
+inline cudaDeviceProp device_properties() {
+  cudaDeviceProp prop{};
+  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
+  return prop;
+}
+
+/// --repeat: the timed launches per measurement, at least 1 (default 5).
+inline int repeat_arg(int argc, char** argv) {
+  return std::max(1, static_cast<int>(arg_long(argc, argv, "repeat", 5)));
+}
+
 /// The clock cycles are counted at: --clock-mhz, else the device's maximum SM clock (what the models use).
 inline double clock_mhz_arg(int argc, char** argv) {
   int clock_khz = 0;
@@ -25,16 +37,19 @@ inline float median(std::vector<float> values) {
 }
 
 /// Median milliseconds of `repeat` launches on the default stream, each timed by CUDA events, after one untimed
-/// warm-up launch (caches, clocks, lazy module loading).
-template <typename Launch>
-float median_launch_ms(Launch launch, int repeat) {
+/// warm-up launch (caches, clocks, lazy module loading); `prepare` runs before every launch, outside the events (e.g.
+/// a kernel that pushes the data out of the L2).
+template <typename Prepare, typename Launch>
+float median_launch_ms(Prepare prepare, Launch launch, int repeat) {
   cudaEvent_t begin, end;
   WS_CHECK(cudaEventCreate(&begin));
   WS_CHECK(cudaEventCreate(&end));
+  prepare();
   launch();
   WS_CHECK(cudaGetLastError());
   std::vector<float> ms;
   for (int r = 0; r < repeat; ++r) {
+    prepare();
     WS_CHECK(cudaEventRecord(begin));
     launch();
     WS_CHECK(cudaEventRecord(end));
@@ -47,6 +62,12 @@ float median_launch_ms(Launch launch, int repeat) {
   WS_CHECK(cudaEventDestroy(begin));
   WS_CHECK(cudaEventDestroy(end));
   return median(ms);
+}
+
+/// The same with nothing to prepare.
+template <typename Launch>
+float median_launch_ms(Launch launch, int repeat) {
+  return median_launch_ms([] {}, launch, repeat);
 }
 
 }  // namespace ws

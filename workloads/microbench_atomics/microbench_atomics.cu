@@ -202,11 +202,10 @@ void run_shared(Context& c, const char* label, unsigned addresses) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  cudaDeviceProp prop{};
-  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = ws::device_properties();
   Context c{};
   c.clock_mhz = ws::clock_mhz_arg(argc, argv);
-  c.repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
+  c.repeat = ws::repeat_arg(argc, argv);
   c.sms = prop.multiProcessorCount;
   c.blocks = c.sms * kBlocksPerSm;
   WS_CHECK(cudaMalloc(&c.counters, size_t{kRandomLines} * kLineWords * sizeof(unsigned)));

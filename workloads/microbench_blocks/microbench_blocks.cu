@@ -83,9 +83,8 @@ bool copied(const float* out, size_t n) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  cudaDeviceProp prop{};
-  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
-  const int repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
+  const cudaDeviceProp prop = ws::device_properties();
+  const int repeat = ws::repeat_arg(argc, argv);
   const unsigned wave = static_cast<unsigned>(prop.multiProcessorCount) * (prop.maxThreadsPerMultiProcessor / kThreads);
   const size_t max_n = size_t{kMaxBlocks} * kThreads;
   float *in = nullptr, *out = nullptr;

@@ -67,10 +67,9 @@ Kernel kernel_for(int unroll) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  cudaDeviceProp prop{};
-  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = ws::device_properties();
   const double clock_mhz = ws::clock_mhz_arg(argc, argv);
-  const int repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
+  const int repeat = ws::repeat_arg(argc, argv);
   float *data = nullptr, *flush = nullptr, *out = nullptr, *sink = nullptr;
   WS_CHECK(cudaMalloc(&data, kArrayBytes));
   WS_CHECK(cudaMalloc(&flush, kFlushBytes));
@@ -89,29 +88,13 @@ int main(int argc, char** argv) {
         // From L2: 8 MiB of rows (fits the L2), read once just before; from DRAM: the whole 64 MiB after the flush.
         const int n = static_cast<int>((from_l2 ? kArrayBytes / 8 : kArrayBytes) / sizeof(float) / m);
         const Kernel kernel = kernel_for(unroll);
-        const auto launch = [&] {
-          if (!from_l2) touch<<<1024, kThreads>>>(flush, kFlushBytes / sizeof(float), sink);
-          kernel<<<sms, kThreads>>>(data, out, m, n);
-        };
-        // Time the column walk alone: the flush runs before each timed launch on the same stream, outside the events.
-        std::vector<float> times;
-        cudaEvent_t begin, end;
-        WS_CHECK(cudaEventCreate(&begin));
-        WS_CHECK(cudaEventCreate(&end));
-        launch();
-        for (int r = 0; r < repeat; ++r) {
-          if (!from_l2) touch<<<1024, kThreads>>>(flush, kFlushBytes / sizeof(float), sink);
-          WS_CHECK(cudaEventRecord(begin));
-          kernel<<<sms, kThreads>>>(data, out, m, n);
-          WS_CHECK(cudaEventRecord(end));
-          WS_CHECK(cudaEventSynchronize(end));
-          float ms = 0;
-          WS_CHECK(cudaEventElapsedTime(&ms, begin, end));
-          times.push_back(ms);
-        }
-        WS_CHECK(cudaEventDestroy(begin));
-        WS_CHECK(cudaEventDestroy(end));
-        const float ms = ws::median(times);
+        // Time the column walk alone: from DRAM, the flush runs before each launch on the same stream, outside the
+        // events.
+        const float ms = ws::median_launch_ms(
+            [&] {
+              if (!from_l2) touch<<<1024, kThreads>>>(flush, kFlushBytes / sizeof(float), sink);
+            },
+            [&] { kernel<<<sms, kThreads>>>(data, out, m, n); }, repeat);
         const double groups = static_cast<double>(n) / unroll;
         const double ns = ms * 1e6 / groups;
         std::printf("column_walk sms %d loads %d %s %.1f %.1f %.0f\n", sms, unroll, from_l2 ? "l2" : "dram", ms * 1e3,

@@ -179,12 +179,11 @@ float* read_array(Context& c) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  cudaDeviceProp prop{};
-  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = ws::device_properties();
   Context c{};
   const long log2_floats = std::clamp(ws::arg_long(argc, argv, "log2-floats", 26), 22L, 28L);
   c.n = size_t{1} << log2_floats;
-  c.repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
+  c.repeat = ws::repeat_arg(argc, argv);
   c.sms = prop.multiProcessorCount;
   const long light_sms = ws::arg_long(argc, argv, "sms", 0);
   if (light_sms > 0) c.sms = static_cast<int>(std::min<long>(light_sms, prop.multiProcessorCount));

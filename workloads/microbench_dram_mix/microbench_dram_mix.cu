@@ -222,12 +222,11 @@ void run_plain_mixes(Context& c, bool element) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  cudaDeviceProp prop{};
-  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = ws::device_properties();
   Context c{};
   const long log2_floats = std::clamp(ws::arg_long(argc, argv, "log2-floats", 26), 20L, 28L);
   c.n4 = (size_t{1} << log2_floats) / 4;
-  c.repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
+  c.repeat = ws::repeat_arg(argc, argv);
   c.blocks = prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / kThreads);  // one full wave
   for (int i = 0; i < kMaxArrays; ++i) {
     float4* in = nullptr;

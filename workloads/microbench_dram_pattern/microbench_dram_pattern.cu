@@ -154,12 +154,11 @@ void run_row_walk(Context& c) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  cudaDeviceProp prop{};
-  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = ws::device_properties();
   Context c{};
   c.bits = static_cast<unsigned>(std::clamp(ws::arg_long(argc, argv, "log2-floats", 26), 22L, 28L));
   c.n = 1u << c.bits;
-  c.repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
+  c.repeat = ws::repeat_arg(argc, argv);
   WS_CHECK(cudaMalloc(&c.in, size_t{c.n} * sizeof(float)));
   WS_CHECK(cudaMalloc(&c.out, size_t{c.n} * sizeof(float)));
   fill_index<<<c.n / kThreads, kThreads>>>(c.in, c.n);

@@ -90,10 +90,9 @@ void launch(Pattern p, int blocks, unsigned* region, unsigned value) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  cudaDeviceProp prop{};
-  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = ws::device_properties();
   const double clock_mhz = ws::clock_mhz_arg(argc, argv);
-  const int repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
+  const int repeat = ws::repeat_arg(argc, argv);
   const int wave_blocks = prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / kThreads);
   unsigned* region = nullptr;
   const size_t words = static_cast<size_t>(kSpreadLines) * 32;

@@ -56,10 +56,9 @@ __global__ void fill(float* p, size_t n) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  cudaDeviceProp prop{};
-  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = ws::device_properties();
   const double clock_mhz = ws::clock_mhz_arg(argc, argv);
-  const int repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
+  const int repeat = ws::repeat_arg(argc, argv);
   const long set_mib = std::clamp(ws::arg_long(argc, argv, "set-mib", 8), 1L, 32L);
   const size_t words = static_cast<size_t>(set_mib) << 18;  // 4-byte words, a power of two
   const int blocks = prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / kThreads);

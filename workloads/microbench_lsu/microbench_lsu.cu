@@ -107,10 +107,9 @@ __global__ void fill(float* p, size_t n) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  cudaDeviceProp prop{};
-  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = ws::device_properties();
   const double clock_mhz = ws::clock_mhz_arg(argc, argv);
-  const int repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
+  const int repeat = ws::repeat_arg(argc, argv);
   constexpr size_t kMaxSetBytes = size_t{4} << 20;
   constexpr size_t kPadWords = 4 * kInFlight * kLineWords * 4;  // a step's reach beyond its first line
   const size_t table_words = kMaxSetBytes / sizeof(float) + kPadWords;

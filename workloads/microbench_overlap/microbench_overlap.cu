@@ -126,9 +126,8 @@ __global__ void fill(float* p, size_t n, float value) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  cudaDeviceProp prop{};
-  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
-  const int repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
+  const cudaDeviceProp prop = ws::device_properties();
+  const int repeat = ws::repeat_arg(argc, argv);
   const int iterations = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "iterations", 256)));
   const int blocks = prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / kThreads);
   const size_t threads = static_cast<size_t>(blocks) * kThreads;

@@ -151,8 +151,7 @@ void measure(const Run& run, const void* table, unsigned long long* out, int sms
 }  // namespace
 
 int main(int argc, char** argv) {
-  cudaDeviceProp prop{};
-  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = ws::device_properties();
   const double clock_mhz = ws::clock_mhz_arg(argc, argv);
   const int repeat = static_cast<int>(ws::arg_long(argc, argv, "repeat", 5));
   void* table = nullptr;

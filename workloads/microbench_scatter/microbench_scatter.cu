@@ -62,8 +62,7 @@ void report(const char* kind, float ms, int sms, double clock_mhz) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  cudaDeviceProp prop{};
-  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = ws::device_properties();
   const double clock_mhz = ws::clock_mhz_arg(argc, argv);
   const int repeat = static_cast<int>(ws::arg_long(argc, argv, "repeat", 5));
   const int sms = prop.multiProcessorCount;

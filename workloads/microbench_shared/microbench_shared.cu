@@ -93,10 +93,9 @@ __global__ void barriers(int count, int* done, unsigned* block_sm) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  cudaDeviceProp prop{};
-  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = ws::device_properties();
   const double clock_mhz = ws::clock_mhz_arg(argc, argv);
-  const int repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
+  const int repeat = ws::repeat_arg(argc, argv);
   const int sms = prop.multiProcessorCount;
   std::printf("device %s sms %d clock_mhz %.0f\n", prop.name, sms, clock_mhz);
   bool ok = true;

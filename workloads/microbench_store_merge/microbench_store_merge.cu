@@ -108,10 +108,9 @@ unsigned first_word(Pattern p, unsigned value) { return p == Pattern::kBytes4 ? 
 }  // namespace
 
 int main(int argc, char** argv) {
-  cudaDeviceProp prop{};
-  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = ws::device_properties();
   const double clock_mhz = ws::clock_mhz_arg(argc, argv);
-  const int repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
+  const int repeat = ws::repeat_arg(argc, argv);
   const int blocks = prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / kThreads);
   const unsigned warps = static_cast<unsigned>(blocks * kWarpsPerBlock);
   const size_t words = static_cast<size_t>(kRounds) * warps * kLineWords;

@@ -231,13 +231,12 @@ void run_gemm(Context& c, cublasHandle_t handle, const char* name) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  cudaDeviceProp prop{};
-  WS_CHECK(cudaGetDeviceProperties(&prop, 0));
+  const cudaDeviceProp prop = ws::device_properties();
   Context c;
   c.sms = prop.multiProcessorCount;
   c.iterations = static_cast<int>(std::clamp(ws::arg_long(argc, argv, "iterations", 4096), 1L, 1L << 20));
   c.n = static_cast<int>(std::clamp(ws::arg_long(argc, argv, "n", 8192), 256L, 16384L));
-  c.repeat = std::max(1, static_cast<int>(ws::arg_long(argc, argv, "repeat", 5)));
+  c.repeat = ws::repeat_arg(argc, argv);
   c.clock_mhz = ws::clock_mhz_arg(argc, argv);
   std::printf("device %s sms %d clock_mhz %.0f\n", prop.name, c.sms, c.clock_mhz);
   run_mma<Kind::kF16>(c);
