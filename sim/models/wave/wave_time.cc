@@ -13,6 +13,9 @@
 namespace warpsim::models::wave {
 namespace {
 
+// Halvings of the concurrency bound's bracket (concurrency_bandwidth): 2^-40 of a turnaround, far below a cycle.
+constexpr int kConcurrencyBisectionSteps = 40;
+
 struct NamedLevel {
   std::string_view limiter;
   Level level;
@@ -47,23 +50,55 @@ double lines_held_per_warp(const KernelTuple& k, const GpuTuple& gpu, const Memo
   return std::clamp(little, group_lines, group_lines / groups_there);
 }
 
-// Read bytes per clock that a memory serves at the concurrency a wave of `warps_gpu` warps keeps, pipelined blocks
-// only; 0 (no bound) otherwise. A warp waits on its global loads in groups (the compiler's loads per stall, at most
-// the loads it waits on), each load bringing its share of the bytes a warp reads from that memory: a group's lines
-// are the loads a warp has in flight together, Little's law how many the wave keeps (lines_held_per_warp). The grid
-// measured warps waiting on their loads: asynchronous copies keep a pipeline's stages in flight instead, and only
-// DRAM's bandwidth bounds them (waited_read_share).
-double concurrency_bandwidth(const KernelTuple& k, const GpuTuple& gpu, const MemoryReads& reads, double warps_gpu) {
-  const double waited = waited_global_loads(k.mix);
-  if (gpu.blocks != BlockRule::kPipelined || waited <= 0 || reads.bytes <= 0) return 0;
-  const double loads_per_group = std::min(k.schedule ? k.schedule->global_loads_per_stall : 1, waited);
+// The lines the resident warps of a wave keep in flight towards a memory, per SM, while their blocks run: a warp waits
+// on its global loads in groups (the compiler's loads per stall, at most the loads it waits on), each load bringing its
+// share of the bytes a warp reads from that memory: a group's lines are the loads a warp has in flight together,
+// Little's law how many the wave keeps (lines_held_per_warp).
+DramLoadsInFlight resident_loads(const KernelTuple& k, const GpuTuple& gpu, const MemoryReads& reads,
+                                 double warps_gpu) {
+  const double loads_per_group =
+      std::min(k.schedule ? k.schedule->global_loads_per_stall : 1, waited_global_loads(k.mix));
   const double lines_per_load = reads.bytes / k.mix.global_loads / kDramLineBytes;
   DramLoadsInFlight loads;
   loads.lines_per_warp = loads_per_group * lines_per_load;
   const double held = lines_held_per_warp(k, gpu, reads, loads_per_group, loads.lines_per_warp);
   loads.lines_per_sm = warps_gpu * held / std::max<uint32_t>(gpu.sm_count, 1);
   loads.write_share = reads.write_share;
-  return dram_read_bytes_per_s(reads.grid, loads) / gpu.clock_hz;
+  return loads;
+}
+
+// Read bytes per clock that a memory serves over a wave whose resident loads bring `demand` read bytes, pipelined
+// blocks only; 0 (no bound) otherwise. The grid measured warps that stay resident and wait on their loads; here a
+// block slot holds no load while it turns over (`idle` cycles a wave), so over a wave of W cycles the memory sees the
+// resident lines x (W - idle) / W on average (the SMs' slots turn over at different times), and W = demand / rate at
+// that concurrency. W - demand / rate rises with W (more of the wave busy, more lines, a higher rate), so bisection
+// finds its root between demand / rate(resident lines) and that plus idle (what a latency that does not fall with
+// the load would give). Asynchronous copies keep a pipeline's stages in flight instead, and only DRAM's bandwidth
+// bounds them (waited_read_share).
+double concurrency_bandwidth(const KernelTuple& k, const GpuTuple& gpu, const MemoryReads& reads, double warps_gpu,
+                             double demand, double idle) {
+  if (gpu.blocks != BlockRule::kPipelined || waited_global_loads(k.mix) <= 0 || reads.bytes <= 0 || demand <= 0)
+    return 0;
+  const DramLoadsInFlight resident = resident_loads(k, gpu, reads, warps_gpu);
+  const auto rate = [&](double busy) {
+    DramLoadsInFlight loads = resident;
+    loads.lines_per_sm *= busy;
+    return dram_read_bytes_per_s(reads.grid, loads) / gpu.clock_hz;
+  };
+  const double full = rate(1);
+  if (full <= 0 || idle <= 0) return full;
+  double low = demand / full;
+  double high = low + idle;
+  for (int step = 0; step < kConcurrencyBisectionSteps; ++step) {
+    const double mid = (low + high) / 2;
+    const double served = rate((mid - idle) / mid);
+    if (served > 0 && mid < demand / served) {
+      low = mid;
+    } else {
+      high = mid;
+    }
+  }
+  return demand / high;
 }
 
 // Cycles of every wave in which an SM's own levels (its L1's data stage and bandwidth, its tag stage) serve nothing:
@@ -108,6 +143,8 @@ std::array<NamedLevel, 8> levels(const KernelTuple& k, const GpuTuple& gpu, cons
   const double l2 = streaming_equivalent_bytes(l2_reads_equivalent, t.l2_write_bytes, gpu.band.l2, gpu.band.l2_write);
   const double dram_write_share = t.dram_bytes > 0 ? 1 - t.dram_read_bytes / t.dram_bytes : 0;
   const double sm_idle = sm_idle_cycles(gpu);
+  const double dram_waited_reads = warps_gpu * t.dram_read_bytes * waited_read_share(k.mix);
+  const double peer_reads = warps_gpu * t.peer_read_bytes;
   return {{
       {t.lg_data_wavefronts ? "l1 data stage" : "shared bandwidth",
        {&MemoryLatencies::shared, warps_sm * data_stage, gpu.band.shared_per_sm,
@@ -121,16 +158,17 @@ std::array<NamedLevel, 8> levels(const KernelTuple& k, const GpuTuple& gpu, cons
       // One slice serves every atomic to its addresses: the wave's share of the busiest slice's sectors at its rate.
       {"l2 slice atomics", {&MemoryLatencies::l2, warps_gpu * t.l2_slice_atomic_sectors, gpu.band.l2_slice_atomics}},
       {"dram concurrency",
-       {&MemoryLatencies::dram, warps_gpu * t.dram_read_bytes * waited_read_share(k.mix),
+       {&MemoryLatencies::dram, dram_waited_reads,
         concurrency_bandwidth(k, gpu,
                               {gpu.dram_concurrency, t.dram_read_bytes, gpu.memory.dram, k.hits.dram, dram_write_share},
-                              warps_gpu)}},
+                              warps_gpu, dram_waited_reads, sm_idle)}},
       // A peer's reads: the local writes of a copy from it do not slow them (microbench_dram_inflight --peer 1). They
       // are taken as whole warps' (a partitioned array's remote blocks, remote_access): share 1, each such warp's
       // groups all remote, where the hit share would credit every warp with a remote warp's lines.
       {"peer concurrency",
-       {&MemoryLatencies::peer, warps_gpu * t.peer_read_bytes,
-        concurrency_bandwidth(k, gpu, {gpu.peer_concurrency, t.peer_read_bytes, gpu.memory.peer, 1, 0}, warps_gpu)}},
+       {&MemoryLatencies::peer, peer_reads,
+        concurrency_bandwidth(k, gpu, {gpu.peer_concurrency, t.peer_read_bytes, gpu.memory.peer, 1, 0}, warps_gpu,
+                              peer_reads, sm_idle)}},
   }};
 }
 

@@ -199,6 +199,39 @@ TEST(WaveTime, WrittenL2SectorsGoAtTheL2sWriteRate) {
   EXPECT_EQ(t.limiter, "l2 bandwidth");
 }
 
+// A DRAM concurrency grid of one line a warp: 32 warps an SM read at `light` GB/s, 64 at 2000 GB/s.
+GpuTuple gpu_with_dram_grid(double light) {
+  GpuTuple gpu = pipelined_gpu();
+  gpu.dram_concurrency.add_loads_per_warp(1);
+  for (const auto& [warps, gb_per_s] : {std::pair{32, light}, std::pair{64, 2000.0}}) {
+    platform::DramConcurrencyRow& row = *gpu.dram_concurrency.add_rows();
+    row.set_warps_per_sm(warps);
+    row.add_read_gb_per_s(gb_per_s);
+    row.add_copy_read_gb_per_s(gb_per_s);
+  }
+  return gpu;
+}
+
+// Each of 64 warps an SM waits on one line from DRAM: W = 132 x 64 x 128 B over the grid's rate at 64 warps, were
+// the warps resident all along. While its slots turn over (400 cycles a wave) an SM keeps no line in flight, so DRAM
+// sees the lines x (W - 400) / W on average. With a latency that does not change with the load (1000 GB/s at 32 warps,
+// half of 64's) that adds the turnaround; with a shorter one at the lighter load (1500 GB/s) it adds less.
+TEST(WaveTime, TurningSlotsThinTheDramConcurrency) {
+  KernelTuple k = fma_kernel(1, 8);
+  k.mix.global_loads = 1;
+  k.hits = HitFractions{0, 0, 1};
+  k.traffic.dram_bytes = k.traffic.dram_read_bytes = 128;
+  k.traffic.l2_bytes = 128;
+  const double resident = 132 * 64 * 128 / (2000e9 / kGpu.clock_hz);
+  const WaveTime constant = wave_time(k, gpu_with_dram_grid(1000), {8 * 132, 8});
+  EXPECT_EQ(constant.limiter, "dram concurrency");
+  EXPECT_NEAR(constant.cycles, resident + 400, 1e-3 * resident);
+  const WaveTime falling = wave_time(k, gpu_with_dram_grid(1500), {8 * 132, 8});
+  EXPECT_EQ(falling.limiter, "dram concurrency");
+  EXPECT_GT(falling.cycles, resident + 40);
+  EXPECT_LT(falling.cycles, resident + 360);
+}
+
 // A GPU file without the slice rate (0, unmeasured) leaves atomics unbounded by the slices.
 TEST(WaveTime, UnmeasuredSliceRateBoundsNothing) {
   KernelTuple k = fma_kernel(1, 8);
