@@ -45,9 +45,4 @@ inline double exposed_global_group_latency(double latency, const CompilerSchedul
   return latency > cover ? latency - cover : 0;
 }
 
-/// The same per global load, shared with the other global loads in flight: the group's / global_loads_per_stall.
-inline double exposed_global_load_latency(double latency, const CompilerSchedule& schedule) {
-  return exposed_global_group_latency(latency, schedule) / schedule.global_loads_per_stall;
-}
-
 }  // namespace warpsim::models

@@ -41,9 +41,11 @@ double global_load_wait(const KernelTuple& kernel, const MemoryLatencies& lat) {
   // barrier while the next stages' copies are in flight, so a multi-stage pipeline hides their latency.
   const double waited = waited_global_loads(m);
   if (!kernel.schedule) return waited * average_load_latency(lat, kernel.hits);
-  // Loads in flight together wait for the slowest of them, once per group.
-  const double group = group_load_latency(lat, kernel.hits, kernel.schedule->global_loads_per_stall);
-  return waited * exposed_global_load_latency(group, *kernel.schedule);
+  // Loads in flight together wait for the slowest of them, once per group; a warp that issues fewer loads than the
+  // code's groups hold (one that leaves early) waits on a group of its own loads.
+  const double per_group = std::clamp(waited, 1.0, std::max(1.0, kernel.schedule->global_loads_per_stall));
+  const double group = group_load_latency(lat, kernel.hits, per_group);
+  return waited * exposed_global_group_latency(group, *kernel.schedule) / per_group;
 }
 
 double warp_time(const KernelTuple& kernel, const GpuTuple& gpu, const MemoryLatencies& lat) {

@@ -99,6 +99,21 @@ TEST(WaveWarpTime, LoadsInFlightTogetherWaitForTheSlowest) {
   EXPECT_GT(slowest, average_load_latency(lat, k.hits));
 }
 
+// The code's groups hold 4 loads, but a warp that leaves after its first load (a graph kernel's inactive vertex) waits
+// that load's whole latency, not a quarter of a group's; two loads wait once, as a group of two.
+TEST(WaveWarpTime, AWarpWithFewerLoadsThanTheCodesGroupsWaitsOnItsOwn) {
+  KernelTuple k;
+  k.mix.global_loads = 1;
+  k.hits = HitFractions{0, 0, 1, 0};
+  k.schedule = CompilerSchedule{1, 0, 4};
+  const MemoryLatencies& lat = kGpu.memory;
+  EXPECT_DOUBLE_EQ(warp_time(k, kGpu, lat), lat.dram);
+  k.mix.global_loads = 2;
+  EXPECT_DOUBLE_EQ(warp_time(k, kGpu, lat), group_load_latency(lat, k.hits, 2));
+  k.mix.global_loads = 8;  // two of the code's groups
+  EXPECT_DOUBLE_EQ(warp_time(k, kGpu, lat), 2 * group_load_latency(lat, k.hits, 4));
+}
+
 // With a peer share, a group waits a peer round trip unless every load stays local: 1 - 0.75^2 of the time here.
 TEST(WaveWarpTime, ARemoteLoadAmongLocalOnesMakesTheGroupWaitForThePeer) {
   MemoryLatencies lat = kGpu.memory;
