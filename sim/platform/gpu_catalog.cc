@@ -51,6 +51,14 @@ const CatalogEntry* GpuCatalog::find(const std::string& name) const {
   return found == entries_.end() ? nullptr : &found->second;
 }
 
+std::map<std::string, GpuSpec> GpuCatalog::by_device_name() const {
+  std::map<std::string, GpuSpec> specs;
+  for (const auto& [name, entry] : entries_) {
+    for (const std::string& device_name : entry.spec.device_names()) specs.emplace(device_name, entry.spec);
+  }
+  return specs;
+}
+
 std::string GpuCatalog::known_names() const {
   std::string names;
   for (const auto& [name, entry] : entries_) names += (names.empty() ? "" : ", ") + name;

@@ -24,6 +24,9 @@ class GpuCatalog {
   /// The spec named `name`, or nullptr.
   [[nodiscard]] const CatalogEntry* find(const std::string& name) const;
 
+  /// Every spec by each CUDA device name it lists (GpuSpec.device_names); a name listed twice keeps the first file's.
+  [[nodiscard]] std::map<std::string, GpuSpec> by_device_name() const;
+
   /// "A100-SXM4-80GB, H100-SXM5-80GB, ..." for messages that list the choices.
   [[nodiscard]] std::string known_names() const;
 

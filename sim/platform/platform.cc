@@ -95,6 +95,7 @@ Platform load_platform(const std::string& node_file_or_name, const std::vector<s
   // GPU specs live in gpus/ beside the node's own folder, so a node file in a scratch folder brings its own GPUs.
   const GpuCatalog catalog = GpuCatalog::load(platform.node_file.parent_path().parent_path() / "gpus");
   platform.gpus = resolve_gpus(platform.node, node_file, catalog);
+  platform.gpus_by_device_name = catalog.by_device_name();
   for (const std::string& assignment : overrides) {
     apply_override(assignment, platform.node, platform.gpus);
     check_after_override(platform, assignment);

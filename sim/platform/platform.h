@@ -1,6 +1,7 @@
 #pragma once
 // A platform ready for the replay: a node file with its GPU specs resolved and --set overrides applied, checked.
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,6 +21,9 @@ struct Platform {
   NodeSpec node;                       // as written, overrides applied
   std::vector<GpuSpec> gpus;           // gpus[i]: the spec of node GPU i, overrides applied
   std::vector<std::string> overrides;  // the --set key=value strings, as given
+  // Every spec of the gpus/ folder by the CUDA device names it lists (GpuSpec.device_names), as written: what a
+  // recording's device was, whose counters a trace holds.
+  std::map<std::string, GpuSpec> gpus_by_device_name;
 };
 
 /// Where shipped platforms live: $WARPSIM_PLATFORMS if set, else the source tree's platforms/ folder.

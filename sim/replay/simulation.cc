@@ -100,6 +100,18 @@ std::vector<std::vector<std::uint32_t>> peers_per_gpu(const TraceHeader& header,
   return peers;
 }
 
+// The L2 slices of each recording device whose GPU the shipped specs know by its CUDA name (0 elsewhere): the
+// busiest-slice counters of its kernels are that GPU's.
+std::map<std::uint32_t, std::uint32_t> recorded_l2_slices(const TraceHeader& header,
+                                                          const platform::Platform& platform) {
+  std::map<std::uint32_t, std::uint32_t> slices;
+  for (const Device& device : header.devices()) {
+    const auto spec = platform.gpus_by_device_name.find(device.name());
+    if (spec != platform.gpus_by_device_name.end()) slices[device.id()] = spec->second.memory().l2_slices();
+  }
+  return slices;
+}
+
 // Copy engines from the device's properties: with two or more, host-to-device and device-to-host copies each have
 // their own and run one at a time per direction; with one, they share it. Other copies need no engine here.
 class CopyEngines {
@@ -132,7 +144,8 @@ class Simulation {
              const SimulationOptions& options)
       : trace_(trace), platform_(platform), model_(model), options_(options),
         topology_(Topology::from_platform(platform)), engines_(trace.header),
-        peers_(peers_per_gpu(trace.header, static_cast<std::uint32_t>(platform.gpus.size()))) {}
+        peers_(peers_per_gpu(trace.header, static_cast<std::uint32_t>(platform.gpus.size()))),
+        recorded_l2_slices_(recorded_l2_slices(trace.header, platform)) {}
 
   SimulationResult run() {
     for (const Event& event : trace_.events) {
@@ -172,7 +185,9 @@ class Simulation {
     if (options_.reuse_recorded_kernel_times || !model_) {
       prediction = recorded_time(launch, gpu);
     } else {
-      prediction = model_->predict(models::KernelView::of(launch), gpu);
+      const auto slices = recorded_l2_slices_.find(launch.device_id());
+      const std::uint32_t recorded_slices = slices == recorded_l2_slices_.end() ? 0 : slices->second;
+      prediction = model_->predict(models::KernelView::of(launch, recorded_slices), gpu);
       if (prediction.estimated_without_counters) ++result_.kernels_without_counters;
     }
     return kernel_op_work(prediction, topology_, launch.device_id(), peers_[launch.device_id()]);
@@ -243,6 +258,7 @@ class Simulation {
   Topology topology_;
   CopyEngines engines_;
   std::vector<std::vector<std::uint32_t>> peers_;
+  std::map<std::uint32_t, std::uint32_t> recorded_l2_slices_;  // device -> its GPU's L2 slices, where known
   std::vector<Event> events_;
   SimulationResult result_;
 };

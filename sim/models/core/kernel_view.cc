@@ -2,7 +2,7 @@
 
 namespace warpsim::models {
 
-KernelView KernelView::of(const KernelLaunch& launch) {
+KernelView KernelView::of(const KernelLaunch& launch, uint32_t recorded_l2_slices) {
   KernelLaunch copy = launch;
   // The predictive rule: what a model cannot see, it cannot fit to.
   copy.clear_start_ns();
@@ -15,7 +15,7 @@ KernelView KernelView::of(const KernelLaunch& launch) {
   copy.clear_graph_id();
   copy.clear_graph_node_id();
   copy.clear_context_id();
-  return KernelView(std::move(copy));
+  return KernelView(std::move(copy), recorded_l2_slices);
 }
 
 }  // namespace warpsim::models

@@ -106,6 +106,7 @@ KernelWork kernel_work(const KernelCounters& counters, const SassSummary* sass) 
   work.reads_global = reads_global(counters);
   work.l2_slice_atomic_sectors =
       as_double(m.l2_atom_sectors_busiest_slice()) + as_double(m.l2_red_sectors_busiest_slice());
+  work.l2_busiest_slice_sectors = as_double(m.l2_sectors_busiest_slice());
   work.dram_bytes = m.dram_read_bytes() + m.dram_write_bytes();
   work.dram_read_bytes = m.dram_read_bytes();
   work.dram_partial_write_bytes = partial_write_bytes(m);

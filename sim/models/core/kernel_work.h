@@ -40,6 +40,9 @@ struct KernelWork {
   // executes in the slice holding its address, so atomics to few addresses queue there. The two maxima may come from
   // different slices, so this is at most what one slice did (exact for a kernel with one kind). 0 when unrecorded.
   double l2_slice_atomic_sectors = 0;
+  // Sectors of the busiest L2 slice, every kind (lts__t_sectors.max): beyond its share, a hot spot's. 0 when
+  // unrecorded.
+  double l2_busiest_slice_sectors = 0;
   // Bytes per level, for the replay's memory resources and links.
   uint64_t dram_bytes = 0;       // dram__bytes_read + dram__bytes_write
   uint64_t dram_read_bytes = 0;  // of dram_bytes, dram__bytes_read

@@ -86,6 +86,7 @@ Bandwidths bandwidths(const platform::GpuSpec& gpu, const GpuRates& rates) {
   b.l2_write = bytes_per_cycle(rates.l2_write_bytes_per_s, rates.clock_hz);
   b.uncoal_per_sm = gpu.sm().l1_scattered_lines_per_cycle() * static_cast<double>(kSectorBytes);  // a sector a line
   b.l2_slice_atomics = gpu.memory().l2_slice_atomics_per_cycle();
+  b.l2_hot_slice = gpu.memory().l2_slices() > 0 ? gpu.memory().l2_hot_slice_sectors_per_cycle() : 0;
   return b;
 }
 
@@ -110,6 +111,7 @@ GpuTuple gpu_tuple(const platform::GpuSpec& gpu) {
   t.memory.dram_group = group_latency_growth(gpu.memory().dram_group_latency());
   t.band = bandwidths(gpu, rates);
   t.block_turnaround = gpu.block_turnaround_ns() * 1e-9 * rates.clock_hz;
+  t.l2_slices = gpu.memory().l2_slices();
   t.dram_concurrency = gpu.memory().dram_concurrency();
   t.peer_concurrency = gpu.memory().peer_concurrency();
   return t;

@@ -30,6 +30,7 @@ struct Bandwidths {
   double l2_write = 0;          // whole GPU, written sectors (0: unmeasured, at the read rate)
   double uncoal_per_sm = 0;     // sectors of scattered requests an L1 tag stage resolves per clock, in bytes
   double l2_slice_atomics = 0;  // atomic sectors one L2 slice executes per clock (0: unmeasured, no bound)
+  double l2_hot_slice = 0;      // a hot spot's sectors one L2 slice takes in per clock (0: unmeasured, no bound)
 };
 
 /// How a processing block's issue time adds up over instruction classes. Paper 001 sums every instruction's issue
@@ -48,6 +49,7 @@ enum class BlockRule { kDispatchFirst, kPipelined };
 struct GpuTuple {
   IssueRule issue = IssueRule::kSumOfDelays;
   uint32_t sm_count = 0;
+  uint32_t l2_slices = 0;          // 0: unmeasured
   uint32_t processing_blocks = 0;  // warp schedulers per SM
   uint32_t warp_size = 0;
   double clock_hz = 0;

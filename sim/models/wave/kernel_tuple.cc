@@ -96,6 +96,7 @@ WarpTraffic traffic_per_warp(const KernelWork& work, double uncoal_share, double
   t.dram_partial_write_bytes = as_double(work.dram_partial_write_bytes) / warps;
   t.uncoal_bytes = t.l1_bytes * uncoal_share;
   t.l2_slice_atomic_sectors = work.l2_slice_atomic_sectors / warps;
+  t.l2_busiest_slice_sectors = work.l2_busiest_slice_sectors / warps;
   if (work.lg_data_wavefronts) t.lg_data_wavefronts = *work.lg_data_wavefronts / warps;
   return t;
 }

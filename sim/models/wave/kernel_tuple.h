@@ -47,6 +47,7 @@ struct WarpTraffic {
   double dram_partial_write_bytes = 0;  // of dram_bytes, partial-sector stores' fills and write-backs (kernel_work.h)
   double uncoal_bytes = 0;              // the sectors beyond 4 per request, in bytes
   double l2_slice_atomic_sectors = 0;   // this warp's share of the busiest L2 slice's atomic sectors
+  double l2_busiest_slice_sectors = 0;  // this warp's share of the busiest L2 slice's sectors, every kind
   // The L1 data stage's wavefronts for global, local (and distributed shared) accesses, where the trace has them
   // (l1_lgds_data_wavefronts): a request over n lines takes about n. Without them, uncoal_bytes estimates the cost.
   std::optional<double> lg_data_wavefronts;
@@ -58,6 +59,7 @@ struct KernelTuple {
   HitFractions hits;  // l1pct, l2pct, drampct, uncoalpct
   double syncs = 0;   // barriers per warp: from the SASS summary's share of barriers in the code, else 0 (README.md)
   uint32_t warps_per_block = 0;
+  uint32_t recorded_l2_slices = 0;  // of the GPU the counters come from (KernelView), 0: unknown, the target's
   // The compiler's issue spacing and load-use distances, when the trace has the kernel's SASS summary: the dependent
   // path then follows them instead of taking every instruction as dependent on the one before (README.md).
   std::optional<CompilerSchedule> schedule;

@@ -75,7 +75,8 @@ KernelPrediction WaveModel::predict(const KernelView& kernel, const platform::Gp
     // Timeline-only trace: each wave waits at least one DRAM round trip (most kernels read global memory).
     cycles = no_counters_cycles(p, gpu, launch);
   } else {
-    const wave::KernelTuple k = wave::kernel_tuple(launch, tuple.warp_size, gpu.sm().lanes());
+    wave::KernelTuple k = wave::kernel_tuple(launch, tuple.warp_size, gpu.sm().lanes());
+    k.recorded_l2_slices = kernel.recorded_l2_slices();
     const WavesTime t = all_waves(k, tuple, plan);
     cycles = t.cycles;
     p.limiter = std::string(t.limiter);

@@ -7,6 +7,7 @@
 #include "compiler_schedule.h"
 #include "dram_concurrency.h"
 #include "gpu_rates.h"
+#include "kernel_work.h"  // kSectorBytes
 #include "wave/memory_latency.h"
 #include "wave/warp_time.h"
 
@@ -122,9 +123,23 @@ double barrier_wait_cycles(const KernelTuple& k, const GpuTuple& gpu) {
   return std::min(groups, k.syncs) * exposed_global_group_latency(group_latency, *k.schedule);
 }
 
+// A warp's share of the sectors a hot spot sends its L2 slice: the busiest slice's sectors beyond the mean slice's of
+// the GPU that recorded them (the target's where that one is unknown), less its atomics (the slice atomics level
+// prices them), at most the written sectors (workloads/microbench_l2_hotspot measured stores to one word; a line
+// every SM reads is not known to queue so). The same words are as hot on the target GPU. 0 without its slice count.
+double l2_hot_slice_sectors(const KernelTuple& k, const GpuTuple& gpu) {
+  const uint32_t slices = k.recorded_l2_slices > 0 ? k.recorded_l2_slices : gpu.l2_slices;
+  if (gpu.l2_slices == 0 || slices == 0) return 0;
+  const WarpTraffic& t = k.traffic;
+  const double sector = static_cast<double>(kSectorBytes);
+  const double mean = t.l2_bytes / sector / slices;
+  const double beyond = t.l2_busiest_slice_sectors - mean - t.l2_slice_atomic_sectors;
+  return std::clamp(beyond, 0.0, t.l2_write_bytes / sector);
+}
+
 // In the paper's order (L1, L2, DRAM, uncoalesced), shared memory first: it shares the L1's data stage; then the
 // busiest L2 slice's atomics, which wait like L2 hits, and DRAM's and a peer GPU's reads at the wave's concurrency.
-std::array<NamedLevel, 8> levels(const KernelTuple& k, const GpuTuple& gpu, const WaveShape& shape) {
+std::array<NamedLevel, 9> levels(const KernelTuple& k, const GpuTuple& gpu, const WaveShape& shape) {
   const double warps_sm = shape.blocks_per_sm * k.warps_per_block;
   const double warps_gpu = shape.blocks * k.warps_per_block;
   const WarpTraffic& t = k.traffic;
@@ -157,6 +172,8 @@ std::array<NamedLevel, 8> levels(const KernelTuple& k, const GpuTuple& gpu, cons
        {&MemoryLatencies::uncoal_extra, warps_sm * uncoalesced, gpu.band.uncoal_per_sm, sm_idle}},
       // One slice serves every atomic to its addresses: the wave's share of the busiest slice's sectors at its rate.
       {"l2 slice atomics", {&MemoryLatencies::l2, warps_gpu * t.l2_slice_atomic_sectors, gpu.band.l2_slice_atomics}},
+      // Stores to one word from many warps serialise in its slice (a flag every warp sets).
+      {"l2 hot slice", {&MemoryLatencies::l2, warps_gpu * l2_hot_slice_sectors(k, gpu), gpu.band.l2_hot_slice}},
       {"dram concurrency",
        {&MemoryLatencies::dram, dram_waited_reads,
         concurrency_bandwidth(k, gpu,

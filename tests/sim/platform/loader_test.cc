@@ -51,6 +51,22 @@ TEST_F(Loader, LoadsANodeByPath) {
   EXPECT_EQ(platform.gpus[1].name(), "TestGPU");
 }
 
+// Every spec of the gpus/ folder is known by the CUDA names it lists, node or not, as written (overrides are the
+// target's): what a recording's device was.
+TEST_F(Loader, KnowsEveryGpuFileByItsDeviceNames) {
+  GpuSpec other = h100_like("OtherGPU");
+  other.add_device_names("NVIDIA Other");
+  other.add_device_names("Other");
+  other.mutable_memory()->set_l2_slices(94);
+  dir.write_gpu("other-gpu", to_text(other));
+  const std::filesystem::path path = dir.write_node("pair", to_text(nvlink_pair()));
+  const Platform platform = load_platform(path.string(), {"gpu.memory.l2_slices=7"}, dir.root());
+  ASSERT_EQ(platform.gpus_by_device_name.count("NVIDIA Other"), 1u);
+  EXPECT_EQ(platform.gpus_by_device_name.at("Other").name(), "OtherGPU");
+  EXPECT_EQ(platform.gpus_by_device_name.at("NVIDIA Other").memory().l2_slices(), 94u);
+  EXPECT_EQ(platform.gpus[0].memory().l2_slices(), 7u);
+}
+
 TEST_F(Loader, LoadsANodeByBareNameFromTheRoot) {
   dir.write_node("pair", to_text(nvlink_pair()));
   EXPECT_EQ(load_platform("pair", {}, dir.root()).node.nvlinks_size(), 1);

@@ -232,6 +232,36 @@ TEST(WaveTime, TurningSlotsThinTheDramConcurrency) {
   EXPECT_LT(falling.cycles, resident + 360);
 }
 
+// A flag every warp sets: each warp's share of the L2's sectors is 80 (1 a slice on average over 80 slices), and the
+// busiest slice took 11 a warp, 10 beyond its share, at 0.5 a clock. Reads alone are not known to queue so, and the
+// busiest slice's atomics are the slice atomics level's.
+TEST(WaveTime, AHotSpotsStoresQueueInItsSlice) {
+  GpuTuple gpu = kGpu;
+  gpu.l2_slices = 80;
+  gpu.band.l2_hot_slice = 0.5;
+  KernelTuple k = fma_kernel(1, 8);
+  k.mix.stores = 1;
+  k.traffic.l2_bytes = 80 * 32;
+  k.traffic.l2_write_bytes = 80 * 32;
+  k.traffic.l2_busiest_slice_sectors = 11;
+  const WaveTime t = wave_time(k, gpu, {8 * 132, 8});
+  EXPECT_NEAR(t.cycles, 8 * 132 * 8 * 10 / 0.5, 1e-3 * t.cycles);
+  EXPECT_EQ(t.limiter, "l2 hot slice");
+  k.traffic.l2_slice_atomic_sectors = 4;  // 6 beyond the share and the atomics
+  EXPECT_NEAR(wave_time(k, gpu, {8 * 132, 8}).cycles, 8 * 132 * 8 * 6 / 0.5, 1e-3 * t.cycles);
+  k.traffic.l2_write_bytes = 0;
+  EXPECT_NE(wave_time(k, gpu, {8 * 132, 8}).limiter, "l2 hot slice");
+  // Counters recorded on a GPU of 40 slices: the mean slice there took 2 a warp, so the hot spot 9 beyond it (5 less
+  // the atomics); the same words are as hot on this GPU.
+  k.traffic.l2_write_bytes = 80 * 32;
+  k.recorded_l2_slices = 40;
+  EXPECT_NEAR(wave_time(k, gpu, {8 * 132, 8}).cycles, 8 * 132 * 8 * 5 / 0.5, 1e-3 * t.cycles);
+  k.recorded_l2_slices = 0;
+  k.traffic.l2_slice_atomic_sectors = 0;
+  gpu.l2_slices = 0;  // unmeasured: no bound
+  EXPECT_NE(wave_time(k, gpu, {8 * 132, 8}).limiter, "l2 hot slice");
+}
+
 // A GPU file without the slice rate (0, unmeasured) leaves atomics unbounded by the slices.
 TEST(WaveTime, UnmeasuredSliceRateBoundsNothing) {
   KernelTuple k = fma_kernel(1, 8);
