@@ -62,7 +62,8 @@ double dram_read_bytes_per_s(const platform::DramConcurrency& grid, const DramLo
       grid.loads_per_warp_size(), [&](int i) { return grid.loads_per_warp(i); }, per_warp);
   const double read = latency(grid, false, w, u);
   const double copy = latency(grid, true, w, u);
-  const double seconds = std::lerp(read, copy, std::min(1.0, 2 * loads.write_share));
+  const double written = std::min(loads.write_share, 0.5);
+  const double seconds = std::lerp(read, copy, written / (1 - written));
   return loads.lines_per_sm * kDramLineBytes / seconds;
 }
 

@@ -3,7 +3,9 @@
 // (MemorySpec.dram_concurrency: W warps per SM each keeping U one-line loads in flight,
 // workloads/microbench_dram_inflight). By Little's law each grid point is a latency, W x U x 128 B / rate: the loads'
 // time in DRAM at that load. The grid is interpolated in that latency (bilinear in log2 W and log2 U), between reads
-// alone and the reads of a 1:1 copy by the write share, and the rate is then lines in flight x 128 B / latency.
+// alone and the reads of a 1:1 copy by the time DRAM spends per byte read, 1 / (1 - written share): 1 reading alone,
+// 2 for the copy, so a share w of written bytes lies w / (1 - w) of the way (STREAM's triad, a third written,
+// halfway; a half or more, the copy's). The rate is then lines in flight x 128 B / latency.
 //
 // Fewer lines a warp than the grid's first column count as the same lines in flight from fewer warps with the first
 // column's each. Below the grid's first row the DRAM is lightly loaded: no bound (the latency path, at the unloaded
