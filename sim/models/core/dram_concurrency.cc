@@ -46,7 +46,7 @@ double latency(const platform::DramConcurrency& grid, bool copy, const Bracket& 
 
 double dram_read_bytes_per_s(const platform::DramConcurrency& grid, const DramLoadsInFlight& loads) {
   if (grid.rows().empty() || grid.loads_per_warp().empty()) return 0;
-  if (loads.lines_per_warp <= 0 || loads.lines_per_sm <= 0) return 0;
+  if (loads.lines_per_warp <= 0 || loads.lines_per_sm <= 0 || loads.write_share >= 1) return 0;
   // Fewer lines a warp than the first column (loads that mostly hit the L2): as many lines in flight from fewer warps
   // that each keep the first column's.
   double per_warp = loads.lines_per_warp;
@@ -62,8 +62,7 @@ double dram_read_bytes_per_s(const platform::DramConcurrency& grid, const DramLo
       grid.loads_per_warp_size(), [&](int i) { return grid.loads_per_warp(i); }, per_warp);
   const double read = latency(grid, false, w, u);
   const double copy = latency(grid, true, w, u);
-  const double written = std::min(loads.write_share, 0.5);
-  const double seconds = std::lerp(read, copy, written / (1 - written));
+  const double seconds = std::lerp(read, copy, loads.write_share / (1 - loads.write_share));
   return loads.lines_per_sm * kDramLineBytes / seconds;
 }
 

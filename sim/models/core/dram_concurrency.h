@@ -5,7 +5,8 @@
 // time in DRAM at that load. The grid is interpolated in that latency (bilinear in log2 W and log2 U), between reads
 // alone and the reads of a 1:1 copy by the time DRAM spends per byte read, 1 / (1 - written share): 1 reading alone,
 // 2 for the copy, so a share w of written bytes lies w / (1 - w) of the way (STREAM's triad, a third written,
-// halfway; a half or more, the copy's). The rate is then lines in flight x 128 B / latency.
+// halfway), and beyond the copy for more writes than reads (one array read, five written: 5 times the copy's extra
+// latency; workloads/microbench_dram_mix's write-heavy mixes). The rate is then lines in flight x 128 B / latency.
 //
 // Fewer lines a warp than the grid's first column count as the same lines in flight from fewer warps with the first
 // column's each. Below the grid's first row the DRAM is lightly loaded: no bound (the latency path, at the unloaded
@@ -21,7 +22,7 @@ inline constexpr double kDramLineBytes = 128;
 struct DramLoadsInFlight {
   double lines_per_sm = 0;    // one-line (128-byte) loads in flight, whole GPU / SMs
   double lines_per_warp = 0;  // of those, each warp's: loads waited on together x lines each brings from DRAM
-  double write_share = 0;     // of the DRAM's bytes, the written ones (0: reads only; 0.5 and above: like a copy)
+  double write_share = 0;     // of the DRAM's bytes, the written ones (0: reads only; 0.5: a copy; 1: no reads)
 };
 
 /// Read bytes per second DRAM serves at that concurrency on a GPU with `grid`; 0 where the grid is empty or the load

@@ -39,7 +39,10 @@ TEST(DramConcurrency, AtAGridPointItsRate) {
   EXPECT_NEAR(gb_per_s(8, 1), 400, 1e-9);
   EXPECT_NEAR(gb_per_s(32, 4), 2800, 1e-9);
   EXPECT_NEAR(gb_per_s(32, 1, 0.5), 900, 1e-9);  // half the bytes written: the copy's reads
-  EXPECT_NEAR(gb_per_s(8, 4, 0.9), 700, 1e-9);   // more writes than a copy: still the copy's
+  // Five bytes written for each read: 5 times the copy's extra latency over reading alone.
+  const double five_written = latency(8, 4, 1000) + 5 * (latency(8, 4, 700) - latency(8, 4, 1000));
+  EXPECT_NEAR(gb_per_s(8, 4, 5.0 / 6), 8 * 4 * kDramLineBytes / five_written, 1e-9);
+  EXPECT_EQ(gb_per_s(8, 4, 1), 0);  // nothing read: no bound
 }
 
 // 16 warps: halfway between the rows in log2, so the latency is halfway between the rows' latencies.
