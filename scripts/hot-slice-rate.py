@@ -2,6 +2,11 @@
 """The L2's hot-spot rate for a GPU file, from ws_microbench_l2_hotspot recorded with counters and the cache group.
 
     scripts/hot-slice-rate.py [--warpsim BIN] --slices N merged.wstrace
+    scripts/hot-slice-rate.py [--warpsim BIN] --check GPU.textproto merged.wstrace
+
+With --check the slice count comes from the GPU file, and the script fails unless the file's
+memory.l2_hot_slice_sectors_per_cycle is what the recording gives (to its three decimals): a test keeps the shipped
+files and traces in step.
 
 Shipped recordings: workloads/microbench_l2_hotspot/traces/<gpu>/microbench_l2_hotspot.merged.wstrace (timeline,
 counters and cache, merged). N is the GPU's L2 slice count, lts__t_sectors.sum / lts__t_sectors.avg under ncu
@@ -48,15 +53,26 @@ def hot_rates(warpsim, trace, slices):
     return rates
 
 
+def gpu_file_value(path, field):
+    """A scalar field of a GPU file (text format, one field a line), as written."""
+    match = re.search(rf"^\s*{field}:\s*([0-9.eE+-]+)", pathlib.Path(path).read_text(), re.M)
+    if not match:
+        raise SystemExit(f"{path}: no {field}")
+    return float(match.group(1))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("trace", help="ws_microbench_l2_hotspot recorded (timeline, counters, cache), merged")
-    parser.add_argument("--slices", type=int, required=True, help="the GPU's L2 slices")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--slices", type=int, help="the GPU's L2 slices")
+    source.add_argument("--check", metavar="GPU_FILE", help="take the slices from this GPU file and check its rate")
     parser.add_argument("--warpsim", default=str(ROOT / "build/sim/warpsim"))
     args = parser.parse_args()
-    if args.slices <= 0:
-        raise SystemExit(f"--slices {args.slices}: must be positive")
-    rates = hot_rates(args.warpsim, args.trace, args.slices)
+    slices = int(gpu_file_value(args.check, "l2_slices")) if args.check else args.slices
+    if slices <= 0:
+        raise SystemExit(f"L2 slices {slices}: must be positive")
+    rates = hot_rates(args.warpsim, args.trace, slices)
     if "same_word_u32" not in rates:
         raise SystemExit(f"{args.trace}: no same_word_u32 launch with the busiest slice's sectors "
                          "(ws_microbench_l2_hotspot recorded with the cache group?)")
@@ -64,7 +80,13 @@ def main():
         if pattern in rates:
             print(f"{pattern:16s} {statistics.median(rates[pattern]):.3f} sectors per SM clock beyond the mean slice "
                   f"({len(rates[pattern])} launches: {min(rates[pattern]):.3f}-{max(rates[pattern]):.3f})")
-    print(f"  l2_slices: {args.slices}  l2_hot_slice_sectors_per_cycle: {statistics.median(rates['same_word_u32']):.3f}")
+    derived = round(statistics.median(rates["same_word_u32"]), 3)
+    print(f"  l2_slices: {slices}  l2_hot_slice_sectors_per_cycle: {derived:.3f}")
+    if args.check:
+        written = gpu_file_value(args.check, "l2_hot_slice_sectors_per_cycle")
+        if abs(written - derived) > 5e-4:
+            raise SystemExit(f"{args.check}: l2_hot_slice_sectors_per_cycle {written} but {args.trace} gives {derived:.3f}")
+        print(f"{args.check}: l2_hot_slice_sectors_per_cycle {written} matches")
 
 
 if __name__ == "__main__":
