@@ -35,15 +35,18 @@ double issued_instructions(const KernelTuple& kernel) {
   return issued;
 }
 
+double global_loads_per_group(const KernelTuple& kernel) {
+  return std::min(kernel.schedule ? kernel.schedule->global_loads_per_stall : 1, waited_global_loads(kernel.mix));
+}
+
 double global_load_wait(const KernelTuple& kernel, const MemoryLatencies& lat) {
   const WarpInstructionMix& m = kernel.mix;
   // Asynchronous copies (LDGSTS, TMA) are not waited on one by one: a warp waits for a pipeline stage of them at a
   // barrier while the next stages' copies are in flight, so a multi-stage pipeline hides their latency.
   const double waited = waited_global_loads(m);
   if (!kernel.schedule) return waited * average_load_latency(lat, kernel.hits);
-  // Loads in flight together wait for the slowest of them, once per group; a warp that issues fewer loads than the
-  // code's groups hold (one that leaves early) waits on a group of its own loads.
-  const double per_group = std::clamp(waited, 1.0, std::max(1.0, kernel.schedule->global_loads_per_stall));
+  // Loads in flight together wait for the slowest of them, once per group (at least one load: a group's latency).
+  const double per_group = std::max(1.0, global_loads_per_group(kernel));
   const double group = group_load_latency(lat, kernel.hits, per_group);
   return waited * exposed_global_group_latency(group, *kernel.schedule) / per_group;
 }

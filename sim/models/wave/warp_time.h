@@ -16,6 +16,10 @@ namespace warpsim::models::wave {
 /// Warp instructions one warp issues, all classes.
 double issued_instructions(const KernelTuple& kernel);
 
+/// Global loads a warp waits on together: the compiler's loads per stall (1 without its schedule), never more than the
+/// loads the warp waits on (a warp that leaves early waits on a group of its own loads).
+double global_loads_per_group(const KernelTuple& kernel);
+
 /// Cycles of one warp's path spent waiting for the global loads it waits on one by one (not its asynchronous copies,
 /// kernel_tuple.h): with the compiler's schedule, each group of loads in flight waits for its slowest, beyond the
 /// compiler's cover; without, every load its mean latency.

@@ -57,8 +57,7 @@ double lines_held_per_warp(const KernelTuple& k, const GpuTuple& gpu, const Memo
 // Little's law how many the wave keeps (lines_held_per_warp).
 DramLoadsInFlight resident_loads(const KernelTuple& k, const GpuTuple& gpu, const MemoryReads& reads,
                                  double warps_gpu) {
-  const double loads_per_group =
-      std::min(k.schedule ? k.schedule->global_loads_per_stall : 1, waited_global_loads(k.mix));
+  const double loads_per_group = global_loads_per_group(k);
   const double lines_per_load = reads.bytes / k.mix.global_loads / kDramLineBytes;
   DramLoadsInFlight loads;
   loads.lines_per_warp = loads_per_group * lines_per_load;
