@@ -39,4 +39,15 @@ std::optional<CompilerSchedule> compiler_schedule(const KernelLaunch& launch) {
   return schedule;
 }
 
+double warp_global_loads_per_stall(const KernelLaunch& launch, const CompilerSchedule& schedule, double issued,
+                                   double waited_loads) {
+  if (!launch.has_sass()) return schedule.global_loads_per_stall;
+  const SassSummary& sass = launch.sass();
+  const auto count = [](uint64_t n) { return static_cast<double>(n); };
+  if (issued >= count(sass.main_loop_instructions()) || sass.global_stall_points() == 0 || sass.instructions() == 0)
+    return schedule.global_loads_per_stall;
+  const double stalls = issued * count(sass.global_stall_points()) / count(sass.instructions());
+  return std::max(1.0, waited_loads / stalls);
+}
+
 }  // namespace warpsim::models

@@ -34,6 +34,14 @@ struct CompilerSchedule {
 /// a module the tracer did not see) or it counts no instructions.
 std::optional<CompilerSchedule> compiler_schedule(const KernelLaunch& launch);
 
+/// The global loads in flight per stall of a warp that issues `issued` instructions and waits on `waited_loads` global
+/// loads, from `schedule`'s count. A warp that issues fewer instructions than the main loop's body never ran one whole
+/// iteration of it (spmv_csr_vector: a warp per row of ~15 nonzeros, a main loop of 89 instructions as compiled),
+/// so the main loop's count does not hold for it: its loads then wait at the global stall points its instructions hold
+/// at the code's density (at least one load a stall). Otherwise, and without the summary's counts, the schedule's.
+double warp_global_loads_per_stall(const KernelLaunch& launch, const CompilerSchedule& schedule, double issued,
+                                   double waited_loads);
+
 /// Cycles of `latency` a warp still waits after the compiler's cover: max(0, latency - cover).
 inline double exposed_latency(double latency, const CompilerSchedule& schedule) {
   return latency > schedule.cover_cycles ? latency - schedule.cover_cycles : 0;

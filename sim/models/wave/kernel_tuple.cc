@@ -144,7 +144,12 @@ KernelTuple kernel_tuple(const KernelLaunch& launch, uint32_t warp_size, const p
   k.mix = per_warp(mix(c, work, lanes), warps);
   k.traffic = traffic_per_warp(work, k.hits.uncoal, warps);
   k.schedule = compiler_schedule(launch);
-  if (k.schedule) k.syncs = work.issue_slots / warps * k.schedule->barriers_per_instruction;
+  if (k.schedule) {
+    const double issued = work.issue_slots / warps;
+    k.syncs = issued * k.schedule->barriers_per_instruction;
+    k.schedule->global_loads_per_stall =
+        warp_global_loads_per_stall(launch, *k.schedule, issued, waited_global_loads(k.mix));
+  }
   return k;
 }
 

@@ -49,6 +49,27 @@ TEST(CompilerSchedule, GlobalLoadsPerStallFromTheMainLoopWhereThereIsOne) {
   EXPECT_DOUBLE_EQ(compiler_schedule(launch)->global_loads_per_stall, 16);
 }
 
+// spmv_csr_vector's shape: a 257-instruction code whose 89-instruction main loop holds 48 loads at 5 stall points; a
+// warp that issues 78.7 instructions never finishes one iteration of it, so its 5.49 loads wait at the stall points its
+// instructions hold at the code's density (12 in 257), not 9.6 at a time.
+TEST(CompilerSchedule, AWarpThatNeverRunsTheMainLoopWaitsAtTheCodesStallDensity) {
+  KernelLaunch launch = with_sass(257, 785, 103, 3259, 0);
+  SassSummary& s = *launch.mutable_sass();
+  s.set_global_loads(89);
+  s.set_global_stall_points(12);
+  s.set_main_loop_instructions(89);
+  s.set_main_loop_global_loads(48);
+  s.set_main_loop_global_stall_points(5);
+  const CompilerSchedule schedule = *compiler_schedule(launch);
+  EXPECT_DOUBLE_EQ(schedule.global_loads_per_stall, 9.6);
+  EXPECT_NEAR(warp_global_loads_per_stall(launch, schedule, 78.7, 5.49), 5.49 / (78.7 * 12 / 257), 1e-12);
+  // A warp that runs the loop keeps its count; one whose few loads fall below one a stall waits on each alone.
+  EXPECT_DOUBLE_EQ(warp_global_loads_per_stall(launch, schedule, 6707, 2048), 9.6);
+  EXPECT_DOUBLE_EQ(warp_global_loads_per_stall(launch, schedule, 60, 1), 1);
+  // Without the summary the schedule's count stands.
+  EXPECT_DOUBLE_EQ(warp_global_loads_per_stall(KernelLaunch{}, schedule, 60, 5), 9.6);
+}
+
 TEST(CompilerSchedule, BarriersPerInstructionOfTheCode) {
   KernelLaunch launch = with_sass(200, 300, 10, 240, 2);
   EXPECT_DOUBLE_EQ(compiler_schedule(launch)->barriers_per_instruction, 0);  // not recorded
