@@ -34,6 +34,17 @@ double fma_integer(const KernelCounters& c) {
   return std::max(0.0, as_double(p.fma()) - as_double(t.fp32() + t.fp16()) / kThreadsPerWarp);
 }
 
+// The FMA pipe's HFMA2s (PipeWork.fma_fp16): the hfma thread instructions / 32 less the HFMA2.MMA the tensor pipe ran
+// (the compiler's FP16 FMAs and register moves on its HMMA sub-pipe: the sub-pipe's count less its matrix share in
+// the SASS summary, all of it without one), at most `fma_left` (the pipe's count less its integer work). Most kernels'
+// hfma counts are those moves alone (srad, spmv_csr, matmul_tiled: hfma / 32 = the HMMA sub-pipe's count).
+double fma_fp16(const KernelCounters& c, const SassSummary* sass, double fma_left) {
+  const double hfma2 = as_double(c.thread_instructions().hfma()) / kThreadsPerWarp;
+  const bool split = sass != nullptr && sass->has_matrix_instructions() && sass->has_mma_pipe_fp16_fmas();
+  const double mma_pipe_fp16 = as_double(c.pipes().tensor_hmma()) * (split ? 1 - matrix_share(sass) : 1);
+  return std::clamp(hfma2 - mma_pipe_fp16, 0.0, fma_left);
+}
+
 PipeWork pipe_work(const KernelCounters& c, const SassSummary* sass) {
   const PipeInstructions& p = c.pipes();
   const ThreadInstructions& t = c.thread_instructions();
@@ -42,6 +53,7 @@ PipeWork pipe_work(const KernelCounters& c, const SassSummary* sass) {
   work.fma = p.has_fma() ? as_double(p.fma()) : as_double(t.fp32()) / kThreadsPerWarp;
   work.fma_integer = fma_integer(c);
   work.fma_wide_integer = work.fma_integer * wide_multiply_share(sass);
+  work.fma_fp16 = fma_fp16(c, sass, std::max(0.0, work.fma - work.fma_integer));
   work.alu = as_double(p.alu());
   work.fp64 = p.has_fp64() ? as_double(p.fp64()) : as_double(t.fp64()) / kThreadsPerWarp;
   work.xu = as_double(p.xu());

@@ -20,6 +20,10 @@ struct PipeWork {
   // SASS summary's integer multiply-adds in the main loop (else the code; 0 without a summary).
   double fma_integer = 0;
   double fma_wide_integer = 0;
+  // Of fma, the packed FP16 FMAs (HFMA2), which run on the FMA-heavy pipe alone (workloads/microbench_fp16): the hfma
+  // thread instructions / 32 less the HFMA2.MMA the tensor pipe ran (kernel_work.cc), at most what fma leaves beside
+  // fma_integer; 0 without the counter.
+  double fma_fp16 = 0;
   double alu = 0;     // integer and logic pipe
   double fp64 = 0;    // fallback: fp64 thread instructions / 32
   double xu = 0;      // special functions, conversions

@@ -106,6 +106,8 @@ GpuTuple gpu_tuple(const platform::GpuSpec& gpu) {
   const GpuRates rates = GpuRates::of(gpu);
   t.clock_hz = rates.clock_hz;
   t.delay = delays(gpu.sm());
+  // lanes.fp16 counts FP16 results per clock; an HFMA2 lane makes two.
+  t.hfma2_delay = issue_delay(gpu.sm().lanes().fp16() / 2, t.processing_blocks, t.warp_size);
   t.latency = latencies(gpu.sm().latency_cycles(), t.delay);
   t.memory = memory_latencies(gpu.sm());
   t.memory.dram_group = group_latency_growth(gpu.memory().dram_group_latency());

@@ -66,6 +66,7 @@ WarpInstructionMix mix(const KernelCounters& c, const KernelWork& work, const pl
   m.other_lsu = std::max(0.0, work.pipes.lsu - memory);
   m.integer_multiplies = work.pipes.fma_integer;
   m.wide_integer_multiplies = work.pipes.fma_wide_integer;
+  m.fp16_fmas = work.pipes.fma_fp16;
   return m;
 }
 
@@ -78,6 +79,7 @@ WarpInstructionMix per_warp(WarpInstructionMix m, double warps) {
   m.other_lsu /= warps;
   m.integer_multiplies /= warps;
   m.wide_integer_multiplies /= warps;
+  m.fp16_fmas /= warps;
   return m;
 }
 

@@ -29,6 +29,8 @@ struct WarpInstructionMix {
   // 64-bit IMAD.WIDE (kernel_work.h).
   double integer_multiplies = 0;
   double wide_integer_multiplies = 0;
+  // Of issued[kFp32], the packed FP16 FMAs (HFMA2), on the FMA-heavy pipe alone (kernel_work.h).
+  double fp16_fmas = 0;
 };
 
 /// The global loads a warp waits on one by one (a register result): all but the asynchronous copies.

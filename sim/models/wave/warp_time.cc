@@ -72,10 +72,13 @@ double warp_delay(const KernelTuple& kernel, const GpuTuple& gpu) {
 }
 
 double fma_pipes_cycles(const WarpInstructionMix& m, const GpuTuple& gpu) {
-  const double integer = std::min(m.integer_multiplies, m.issued[index(InstClass::kFp32)]);
-  const double floating = m.issued[index(InstClass::kFp32)] - integer;
+  const double fma_pipe = m.issued[index(InstClass::kFp32)];
+  const double integer = std::min(m.integer_multiplies, fma_pipe);
+  const double fp16 = std::min(m.fp16_fmas, fma_pipe - integer);
+  const double floating = fma_pipe - integer - fp16;
   const double heavy_passes = integer + (kWideMultiplyPasses - 1) * std::min(m.wide_integer_multiplies, integer);
-  return heavy_passes * gpu.delay[index(InstClass::kInt)] + floating * gpu.delay[index(InstClass::kFp32)];
+  return heavy_passes * gpu.delay[index(InstClass::kInt)] + fp16 * gpu.hfma2_delay +
+         floating * gpu.delay[index(InstClass::kFp32)];
 }
 
 double shared_dispatch_cycles(const WarpInstructionMix& m, const GpuTuple& gpu) {

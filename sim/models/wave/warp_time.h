@@ -48,7 +48,9 @@ inline constexpr double kWideMultiplyDispatchCycles = 2.5;
 
 /// A warp's cycles on the two FMA pipes of its sub-partition: floating-point work alternates between them (each
 /// FFMA one pipe's two cycles, half of them on each: one cycle a warp, the FP32 delay), integer multiply-adds run on
-/// the heavy one alone at the int32 delay, IMAD.WIDE in two passes. The heavy pipe, the busier, sets it.
+/// the heavy one alone at the int32 delay, IMAD.WIDE in two passes, packed FP16 FMAs (HFMA2) on the heavy one alone at
+/// their own delay (lanes.fp16 / 2 lanes: 2 cycles a warp on H100, workloads/microbench_fp16). The heavy pipe, the
+/// busier, sets it.
 double fma_pipes_cycles(const WarpInstructionMix& m, const GpuTuple& gpu);
 
 /// The p-norm of a warp's issue slots (IMAD.WIDE's extra dispatch cycles included) and its cycles on each pipe: the

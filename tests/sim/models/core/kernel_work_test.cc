@@ -33,6 +33,32 @@ TEST(KernelWork, FmaPipeIntegerWorkIsWhatFloatingPointLeaves) {
   EXPECT_DOUBLE_EQ(kernel_work(c).pipes.fma_integer, 0) << "divergence can make the threads' share the larger";
 }
 
+// HFMA2 on the FMA pipe: the hfma thread instructions / 32, at most what the pipe's count leaves beside the integer
+// multiply-adds (hfma also counts HFMA2.MMA, which the tensor pipe runs).
+TEST(KernelWork, Fp16FmasAreTheHfmaThreadInstructionsOnTheFmaPipe) {
+  KernelCounters c;
+  c.mutable_pipes()->set_fma(100);
+  c.mutable_thread_instructions()->set_fp32(32 * 50);
+  EXPECT_DOUBLE_EQ(kernel_work(c).pipes.fma_fp16, 0) << "no hfma counter: none";
+  c.mutable_thread_instructions()->set_fp16(32 * 30);
+  c.mutable_thread_instructions()->set_hfma(32 * 30);
+  EXPECT_DOUBLE_EQ(kernel_work(c).pipes.fma_fp16, 30);
+  EXPECT_DOUBLE_EQ(kernel_work(c).pipes.fma_integer, 20);
+  c.mutable_thread_instructions()->set_hfma(32 * 90);
+  EXPECT_DOUBLE_EQ(kernel_work(c).pipes.fma_fp16, 100 - 20);
+  // The tensor pipe's HFMA2.MMA are not the FMA pipe's: all of the HMMA sub-pipe without a SASS summary, its FP16 FMA
+  // share with one (matmul_tiled's hfma count is its register moves alone).
+  c.mutable_thread_instructions()->set_hfma(32 * 40);
+  c.mutable_pipes()->set_tensor_hmma(25);
+  EXPECT_DOUBLE_EQ(kernel_work(c).pipes.fma_fp16, 15);
+  SassSummary sass;
+  sass.set_matrix_instructions(3);
+  sass.set_mma_pipe_fp16_fmas(1);
+  EXPECT_DOUBLE_EQ(kernel_work(c, &sass).pipes.fma_fp16, 40 - 25.0 / 4);
+  c.mutable_pipes()->set_tensor_hmma(100);
+  EXPECT_DOUBLE_EQ(kernel_work(c).pipes.fma_fp16, 0);
+}
+
 TEST(KernelWork, ThreadAndWarpCountersStandInForMissingPipes) {
   KernelCounters c;
   c.mutable_thread_instructions()->set_fp32(3200);

@@ -26,6 +26,18 @@ TEST(WaveGpuTuple, IssueDelayIsWarpSizeOverLanesPerProcessingBlock) {
   EXPECT_DOUBLE_EQ(t.clock_hz, 1980e6);
 }
 
+// lanes.fp16 counts FP16 results; an HFMA2 lane makes two: 128 results a clock (H100, measured) is 16 HFMA2 lanes a
+// processing block, 2 cycles a warp.
+TEST(WaveGpuTuple, Hfma2DelayIsHalfTheFp16ResultsPerLane) {
+  platform::GpuSpec spec = testing::h100();
+  spec.mutable_sm()->mutable_lanes()->set_fp16(128);
+  EXPECT_DOUBLE_EQ(gpu_tuple(spec).hfma2_delay, 2);
+  spec.mutable_sm()->mutable_lanes()->set_fp16(256);
+  EXPECT_DOUBLE_EQ(gpu_tuple(spec).hfma2_delay, 1);
+  spec.mutable_sm()->mutable_lanes()->set_fp16(0);  // no FP16 arithmetic: one lane's worth, as other missing units
+  EXPECT_DOUBLE_EQ(gpu_tuple(spec).hfma2_delay, 32);
+}
+
 TEST(WaveGpuTuple, IssueDelayIsAtLeastOneAndWarpSizeWithoutUnits) {
   EXPECT_DOUBLE_EQ(issue_delay(512, 4, 32), 1);  // more lanes than a warp: still one issue
   EXPECT_DOUBLE_EQ(issue_delay(0, 4, 32), 32);

@@ -233,6 +233,13 @@ TEST(WaveWarpTime, IntegerMultipliesLoadTheFmaHeavyPipe) {
   m.integer_multiplies = 500;  // counters can disagree: never more integer work than the pipe's count
   m.wide_integer_multiplies = 0;
   EXPECT_DOUBLE_EQ(fma_pipes_cycles(m, kGpu), 100 * 2);
+  m.integer_multiplies = 20;
+  m.fp16_fmas = 30;  // HFMA2: the heavy pipe at their own delay
+  GpuTuple half_rate_fp16 = kGpu;
+  half_rate_fp16.hfma2_delay = 2;
+  EXPECT_DOUBLE_EQ(fma_pipes_cycles(m, half_rate_fp16), 50 * 1 + 20 * 2 + 30 * 2);
+  m.fp16_fmas = 500;  // never more than what the pipe's count leaves beside the integer work
+  EXPECT_DOUBLE_EQ(fma_pipes_cycles(m, half_rate_fp16), 20 * 2 + 80 * 2);
   WarpInstructionMix wide;
   wide.issued[index(InstClass::kOther)] = 100;
   const double plain = shared_dispatch_cycles(wide, kGpu);
