@@ -42,6 +42,12 @@ std::optional<CompilerSchedule> compiler_schedule(const KernelLaunch& launch);
 double warp_global_loads_per_stall(const KernelLaunch& launch, const CompilerSchedule& schedule, double issued,
                                    double waited_loads);
 
+/// The issue spacing of a warp that issues `issued` instructions: the code's instructions outside the main loop taken
+/// as run once, the rest as the main loop's iterations, each part at its own stall cycles per instruction (a loop's
+/// body is spaced tighter than its prologue and epilogue: workloads/microbench_branch's FFMA loops, 1.0-1.3 cycles an
+/// instruction in the loop, 1.4-2.7 over the whole code). Without a main loop, the schedule's.
+double warp_issue_cycles(const KernelLaunch& launch, const CompilerSchedule& schedule, double issued);
+
 /// Cycles of `latency` a warp still waits after the compiler's cover: max(0, latency - cover).
 inline double exposed_latency(double latency, const CompilerSchedule& schedule) {
   return latency > schedule.cover_cycles ? latency - schedule.cover_cycles : 0;

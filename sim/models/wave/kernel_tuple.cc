@@ -67,6 +67,7 @@ WarpInstructionMix mix(const KernelCounters& c, const KernelWork& work, const pl
   m.integer_multiplies = work.pipes.fma_integer;
   m.wide_integer_multiplies = work.pipes.fma_wide_integer;
   m.fp16_fmas = work.pipes.fma_fp16;
+  m.branches = as_double(w.branch());
   return m;
 }
 
@@ -80,6 +81,7 @@ WarpInstructionMix per_warp(WarpInstructionMix m, double warps) {
   m.integer_multiplies /= warps;
   m.wide_integer_multiplies /= warps;
   m.fp16_fmas /= warps;
+  m.branches /= warps;
   return m;
 }
 
@@ -151,6 +153,7 @@ KernelTuple kernel_tuple(const KernelLaunch& launch, uint32_t warp_size, const p
     k.syncs = issued * k.schedule->barriers_per_instruction;
     k.schedule->global_loads_per_stall =
         warp_global_loads_per_stall(launch, *k.schedule, issued, waited_global_loads(k.mix));
+    k.schedule->issue_cycles = warp_issue_cycles(launch, *k.schedule, issued);
   }
   return k;
 }

@@ -70,6 +70,21 @@ TEST(CompilerSchedule, AWarpThatNeverRunsTheMainLoopWaitsAtTheCodesStallDensity)
   EXPECT_DOUBLE_EQ(warp_global_loads_per_stall(KernelLaunch{}, schedule, 60, 5), 9.6);
 }
 
+// microbench_branch's 32-FFMA loop: 78 instructions, 156 stall cycles (2.0 a instruction), its main loop 36 and 48
+// (1.33). A warp that runs the loop 1000 times issues the 42 others once: 1000 x 36 + 42 instructions.
+TEST(CompilerSchedule, AWarpsIssueSpacingWeighsTheMainLoopByItsShareOfTheWarpsInstructions) {
+  KernelLaunch launch = with_sass(78, 156, 1, 0, 1);
+  SassSummary& s = *launch.mutable_sass();
+  const CompilerSchedule code = *compiler_schedule(launch);
+  EXPECT_DOUBLE_EQ(code.issue_cycles, 2);
+  EXPECT_DOUBLE_EQ(warp_issue_cycles(launch, code, 36042), 2) << "no main loop: the code's";
+  s.set_main_loop_instructions(36);
+  s.set_main_loop_stall_cycles(48);
+  const double in_loop = 36000.0 / 36042;
+  EXPECT_NEAR(warp_issue_cycles(launch, code, 36042), in_loop * 48 / 36 + (1 - in_loop) * 108 / 42, 1e-12);
+  EXPECT_DOUBLE_EQ(warp_issue_cycles(launch, code, 30), 108.0 / 42) << "fewer than the rest: the rest's spacing";
+}
+
 TEST(CompilerSchedule, BarriersPerInstructionOfTheCode) {
   KernelLaunch launch = with_sass(200, 300, 10, 240, 2);
   EXPECT_DOUBLE_EQ(compiler_schedule(launch)->barriers_per_instruction, 0);  // not recorded

@@ -82,6 +82,12 @@ TEST(WaveWarpTime, ACompilerScheduleReplacesTheAllDependentPath) {
   EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), 102 * 1.5 + 2 * 9);
   k.schedule->cover_cycles = 100;  // fully covered
   EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), 102 * 1.5);
+  k.mix.branches = 10;  // each waits to resolve beyond its stall count (workloads/microbench_branch)
+  EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), 102 * 1.5 + 10 * kBranchResolveCycles);
+  k.schedule.reset();  // the all-dependent path takes branches at their class's latency (issued) instead
+  const double unscheduled = warp_time(k, kGpu, kGpu.memory);
+  k.mix.branches = 0;
+  EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), unscheduled);
 }
 
 // Loads waited on together wait for the slowest: two loads, each a DRAM miss with probability 0.25 and otherwise an
