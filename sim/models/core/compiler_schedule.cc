@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "numeric.h"
+
 namespace warpsim::models {
 
 std::optional<CompilerSchedule> compiler_schedule(const KernelLaunch& launch) {
@@ -42,13 +44,12 @@ std::optional<CompilerSchedule> compiler_schedule(const KernelLaunch& launch) {
 double warp_issue_cycles(const KernelLaunch& launch, const CompilerSchedule& schedule, double issued) {
   if (!launch.has_sass() || issued <= 0) return schedule.issue_cycles;
   const SassSummary& sass = launch.sass();
-  const auto count = [](uint64_t n) { return static_cast<double>(n); };
-  const double loop = count(sass.main_loop_instructions());
-  const double rest = count(sass.instructions()) - loop;
+  const double loop = as_double(sass.main_loop_instructions());
+  const double rest = as_double(sass.instructions()) - loop;
   if (loop <= 0 || rest <= 0 || sass.main_loop_stall_cycles() > sass.stall_cycles()) return schedule.issue_cycles;
   const double in_loop = std::clamp((issued - rest) / issued, 0.0, 1.0);
-  const double loop_spacing = count(sass.main_loop_stall_cycles()) / loop;
-  const double rest_spacing = count(sass.stall_cycles() - sass.main_loop_stall_cycles()) / rest;
+  const double loop_spacing = as_double(sass.main_loop_stall_cycles()) / loop;
+  const double rest_spacing = as_double(sass.stall_cycles() - sass.main_loop_stall_cycles()) / rest;
   return std::max(1.0, in_loop * loop_spacing + (1 - in_loop) * rest_spacing);
 }
 
@@ -56,10 +57,9 @@ double warp_global_loads_per_stall(const KernelLaunch& launch, const CompilerSch
                                    double waited_loads) {
   if (!launch.has_sass()) return schedule.global_loads_per_stall;
   const SassSummary& sass = launch.sass();
-  const auto count = [](uint64_t n) { return static_cast<double>(n); };
-  if (issued >= count(sass.main_loop_instructions()) || sass.global_stall_points() == 0 || sass.instructions() == 0)
+  if (issued >= as_double(sass.main_loop_instructions()) || sass.global_stall_points() == 0 || sass.instructions() == 0)
     return schedule.global_loads_per_stall;
-  const double stalls = issued * count(sass.global_stall_points()) / count(sass.instructions());
+  const double stalls = issued * as_double(sass.global_stall_points()) / as_double(sass.instructions());
   return std::max(1.0, waited_loads / stalls);
 }
 

@@ -44,11 +44,11 @@ inline constexpr double kDispatchSharingExponent = 4.5;
 /// IMAD.WIDE takes the FMA-heavy pipe twice as long as IMAD (4.0 and 2.0 busy cycles a warp, ncu) and holds dispatch
 /// about 2.5 cycles beyond its issue slot (the same fit: loads with IMAD.WIDE ran 1.3-1.6x the pipes' cycles).
 inline constexpr double kWideMultiplyPasses = 2;
+inline constexpr double kWideMultiplyDispatchCycles = 2.5;
 /// Cycles a warp waits after a branch beyond the compiler's stall counts: workloads/microbench_branch (H100, one warp
 /// an SM, FFMA loops of 16-256 instructions) runs each iteration 4.0 cycles longer than its stall counts say (5.0 for
 /// 8). Measured on taken loop branches; the counter the models read counts every branch.
 inline constexpr double kBranchResolveCycles = 4;
-inline constexpr double kWideMultiplyDispatchCycles = 2.5;
 
 /// A warp's cycles on the two FMA pipes of its sub-partition: floating-point work alternates between them (each
 /// FFMA one pipe's two cycles, half of them on each: one cycle a warp, the FP32 delay), integer multiply-adds run on
