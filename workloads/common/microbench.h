@@ -1,6 +1,6 @@
 #pragma once
 // Shared by the mechanism microbenchmarks (workloads/microbench_*): the clock their cycles are counted at, the
-// median CUDA-event time of repeated launches after a warm-up.
+// median CUDA-event time of repeated launches after a warm-up, and a read that pushes earlier data out of the L2.
 
 #include <cuda_runtime.h>
 
@@ -28,6 +28,17 @@ inline double clock_mhz_arg(int argc, char** argv) {
   int clock_khz = 0;
   WS_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
   return static_cast<double>(arg_long(argc, argv, "clock-mhz", clock_khz / 1000));
+}
+
+/// Reads `n` floats of `p` (a grid-stride loop), so that a buffer larger than the L2 pushes out what it held: the
+/// untimed preparation of a measurement that must start from DRAM. `sink` is written only for a sum the reads never
+/// make, which keeps them.
+static __global__ void read_to_evict(const float* __restrict__ p, size_t n, float* sink) {
+  float s = 0;
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x)
+    s += p[i];
+  if (s == -1.f) *sink = s;
 }
 
 /// The middle value (the upper one of an even count).

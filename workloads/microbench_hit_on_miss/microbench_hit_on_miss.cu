@@ -80,14 +80,6 @@ Kernel pick(Sharing s) {
   return nullptr;
 }
 
-__global__ void touch(const float* __restrict__ p, size_t n, float* sink) {
-  float s = 0;
-  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<size_t>(gridDim.x) * blockDim.x)
-    s += p[i];
-  if (s == -1.f) *sink = s;  // never: keeps the reads
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -109,7 +101,7 @@ int main(int argc, char** argv) {
   bool ok = true;
   for (Sharing s : {Sharing::kOwn, Sharing::kBlock, Sharing::kSm}) {
     const Kernel kernel = pick(s);
-    const float ms = ws::median_launch_ms([&] { touch<<<1024, 256>>>(flush, kFlushFloats, out); },
+    const float ms = ws::median_launch_ms([&] { ws::read_to_evict<<<1024, 256>>>(flush, kFlushFloats, out); },
                                           [&] { kernel<<<blocks, kThreads>>>(data, count, out); }, repeat);
     const double cycles = static_cast<double>(ms) * 1e-3 * clock_mhz * 1e6;
     std::printf("hit_on_miss %s rounds %d %.1f %.1f\n", name(s), count, static_cast<double>(ms) * 1e3, cycles / count);
