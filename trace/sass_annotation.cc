@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "fatbin.h"
+#include "ptx_loads.h"
 #include "sass_summary.h"
 #include "trace_error.h"
 #include "trace_reader.h"
@@ -67,9 +68,61 @@ bool same_code(const SassSummary& recorded, const SassFunctionSummary& cubin) {
          recorded.uncovered() == cubin.uncovered;
 }
 
-void write_annotated(TraceReader& reader, const FunctionsByName& functions, const std::filesystem::path& path,
-                     SassAnnotation& result) {
+using PtxKernels = std::unordered_map<std::string, PtxKernel>;
+
+void read_ptx(const std::filesystem::path& path, PtxKernels& kernels) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw TraceError(path.string(), std::nullopt, "cannot open the PTX file");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (text.find(".version") == std::string::npos)
+    throw TraceError(path.string(), std::nullopt, "is not PTX (no .version directive; nvcc -ptx writes one)");
+  for (auto& [name, kernel] : parse_ptx(text)) kernels.insert_or_assign(name, std::move(kernel));
+}
+
+// The most blocks of `kernel`'s size an SM of `device` can hold (2048 threads and 32 blocks where it does not say).
+std::uint32_t most_resident_blocks(const KernelLaunch& kernel, const Device* device) {
+  const auto dim = [](std::uint32_t d) { return std::max<std::uint64_t>(d, 1); };
+  const std::uint64_t threads = dim(kernel.block().x()) * dim(kernel.block().y()) * dim(kernel.block().z());
+  const std::uint64_t max_threads = device && device->max_threads_per_sm() ? device->max_threads_per_sm() : 2048;
+  const std::uint64_t max_blocks = device && device->max_blocks_per_sm() ? device->max_blocks_per_sm() : 32;
+  return static_cast<std::uint32_t>(std::max<std::uint64_t>(1, std::min(max_blocks, max_threads / threads)));
+}
+
+const Device* device_of(const TraceHeader& header, std::uint32_t id) {
+  for (const Device& d : header.devices())
+    if (d.id() == id) return &d;
+  return nullptr;
+}
+
+// The kernel's load sharing for each count of resident blocks; computed once per function and launch shape.
+void set_load_sharing(KernelLaunch& kernel, const PtxKernel& ptx, const Device* device,
+                      std::unordered_map<std::string, LoadSharing>& cache) {
+  const std::string key = kernel.name() + "|" + kernel.block().SerializeAsString() + "|" +
+                          kernel.grid().SerializeAsString() + "|" + std::to_string(kernel.device_id());
+  auto [it, added] = cache.try_emplace(key);
+  if (added) {
+    LaunchGeometry g;
+    g.block[0] = std::max<std::uint32_t>(kernel.block().x(), 1);
+    g.block[1] = std::max<std::uint32_t>(kernel.block().y(), 1);
+    g.block[2] = std::max<std::uint32_t>(kernel.block().z(), 1);
+    g.grid[0] = std::max<std::uint32_t>(kernel.grid().x(), 1);
+    g.grid[1] = std::max<std::uint32_t>(kernel.grid().y(), 1);
+    g.grid[2] = std::max<std::uint32_t>(kernel.grid().z(), 1);
+    g.sm_count = device && device->sm_count() ? device->sm_count() : 1;
+    it->second.set_sm_count(g.sm_count);
+    it->second.set_global_loads(static_cast<std::uint32_t>(ptx.loads.size()));
+    for (std::uint32_t r = 1; r <= most_resident_blocks(kernel, device); ++r) {
+      g.resident_blocks = r;
+      it->second.add_inflight_request_share(inflight_request_share(ptx, g));
+    }
+  }
+  *kernel.mutable_load_sharing() = it->second;
+}
+
+void write_annotated(TraceReader& reader, const FunctionsByName& functions, const PtxKernels& ptx,
+                     const std::filesystem::path& path, SassAnnotation& result) {
   TraceWriter writer(path, reader.header());
+  std::unordered_map<std::string, LoadSharing> sharing;
   std::set<std::string> unknown;
   Event event;
   while (reader.next(event)) {
@@ -85,6 +138,10 @@ void write_annotated(TraceReader& reader, const FunctionsByName& functions, cons
         set_sass(kernel, found->second);
         ++result.annotated;
       }
+      if (const auto entry = ptx.find(kernel.name()); entry != ptx.end()) {
+        set_load_sharing(kernel, entry->second, device_of(reader.header(), kernel.device_id()), sharing);
+        ++result.shared_loads_annotated;
+      }
     }
     writer.write(event);
   }
@@ -95,17 +152,19 @@ void write_annotated(TraceReader& reader, const FunctionsByName& functions, cons
 }  // namespace
 
 SassAnnotation annotate_sass(const std::filesystem::path& input, const std::vector<std::filesystem::path>& cubins,
-                             const std::filesystem::path& output) {
+                             const std::filesystem::path& output, const std::vector<std::filesystem::path>& ptx_files) {
   std::error_code ignored;
   if (std::filesystem::equivalent(input, output, ignored))
     throw TraceError(output.string(), std::nullopt, "is the input trace: write the annotated trace elsewhere");
   TraceReader reader(input);
   FunctionsByName functions;
   for (const auto& cubin : cubins) read_cubin(cubin, trace_arch(reader.header()), functions);
+  PtxKernels ptx;
+  for (const auto& file : ptx_files) read_ptx(file, ptx);
   SassAnnotation result;
   const std::filesystem::path partial = output.string() + ".partial";
   try {
-    write_annotated(reader, functions, partial, result);
+    write_annotated(reader, functions, ptx, partial, result);
   } catch (...) {
     std::filesystem::remove(partial, ignored);
     throw;

@@ -16,6 +16,7 @@ struct SassAnnotation {
   std::uint64_t annotated = 0;  ///< of them, given the summary of a function of the cubins
   std::uint64_t disagreed = 0;  ///< of those, launches whose old summary differs from the cubin's (other code)
   std::vector<std::string> unknown_functions;  ///< kernels (mangled) no cubin holds, each once
+  std::uint64_t shared_loads_annotated = 0;    ///< launches given the load sharing of a PTX entry
 };
 
 /// Writes `output`: `input` with every kernel whose mangled name is a function of one of `cubins` carrying that
@@ -23,8 +24,11 @@ struct SassAnnotation {
 /// both have keeps its own and counts in `disagreed`. Each of `cubins` may also be a fatbin, or a program or library
 /// that embeds fatbins (libcublasLt.so): their cubins for the trace's GPU (its first device's compute capability)
 /// count (trace/fatbin.h). Throws TraceError for an unreadable trace, a file with no Volta-or-later code for that
-/// GPU, and when `output` is `input`. Written under a temporary name and renamed at the end.
+/// GPU, and when `output` is `input`. Written under a temporary name and renamed at the end. Each kernel that is an
+/// `.entry` of one of `ptx_files` (nvcc -ptx, the program's flags) also gets its LoadSharing (trace/ptx_loads.h) at
+/// the trace's GPU's SM count, for every count of resident blocks its block size allows.
 SassAnnotation annotate_sass(const std::filesystem::path& input, const std::vector<std::filesystem::path>& cubins,
-                             const std::filesystem::path& output);
+                             const std::filesystem::path& output,
+                             const std::vector<std::filesystem::path>& ptx_files = {});
 
 }  // namespace warpsim::trace

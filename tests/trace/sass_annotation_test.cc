@@ -87,5 +87,46 @@ TEST_F(SassAnnotationTest, AFileThatIsNoCubinIsRefusedAndNoOutputAppears) {
   EXPECT_THROW(annotate_sass(input, {dir / "missing.cubin"}, output), TraceError);
 }
 
+// PTX with an entry of the fixture's name whose one load reads the same word in every thread: each launch of it gets
+// a load-sharing share per count of resident blocks, the first (one block an SM) 7 of its 8 warps' requests.
+constexpr const char* kUniformLoadPtx = R"(.version 9.0
+.target sm_90
+.visible .entry _Z14ffma_dependentPfff(
+	.param .u64 p0
+)
+{
+	ld.param.u64 	%rd1, [p0];
+	ld.global.f32 	%f1, [%rd1];
+	st.global.f32 	[%rd1], %f1;
+	ret;
+}
+)";
+
+TEST_F(SassAnnotationTest, KernelsOfThePtxGetTheirLoadSharing) {
+  Event launch = testing::kernel_event(0, 1, kDependent, 1000, 100);
+  launch.mutable_kernel()->mutable_block()->set_x(256);
+  launch.mutable_kernel()->mutable_grid()->set_x(1);
+  write_input({launch, testing::kernel_event(0, 1, "_Z5otherv", 2000, 100)});
+  const std::filesystem::path ptx = dir / "kernels.ptx";
+  testing::write_file(ptx, kUniformLoadPtx);
+  const SassAnnotation result = annotate_sass(input, {kCubin}, output, {ptx});
+  EXPECT_EQ(result.shared_loads_annotated, 1u);
+  const std::vector<KernelLaunch> kernels = kernels_of(output);
+  ASSERT_EQ(kernels.size(), 2u);
+  ASSERT_EQ(kernels[0].load_sharing().inflight_request_share_size(), 8) << "2048 threads an SM: 1 to 8 blocks";
+  EXPECT_DOUBLE_EQ(kernels[0].load_sharing().inflight_request_share(0), 7.0 / 8);
+  EXPECT_EQ(kernels[0].load_sharing().global_loads(), 1u);
+  EXPECT_FALSE(kernels[1].has_load_sharing());
+}
+
+TEST_F(SassAnnotationTest, AFileThatIsNoPtxIsRefusedAndNoOutputAppears) {
+  write_input({testing::kernel_event(0, 1, kDependent, 1000, 100)});
+  const std::filesystem::path not_ptx = dir / "notes.ptx";
+  testing::write_file(not_ptx, "not PTX");
+  EXPECT_THROW(annotate_sass(input, {kCubin}, output, {not_ptx}), TraceError);
+  EXPECT_THROW(annotate_sass(input, {kCubin}, output, {dir / "missing.ptx"}), TraceError);
+  EXPECT_FALSE(std::filesystem::exists(output));
+}
+
 }  // namespace
 }  // namespace warpsim::trace

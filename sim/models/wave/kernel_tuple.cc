@@ -136,6 +136,13 @@ HitFractions hit_fractions(const KernelCounters& counters) {
   return hit_fractions(counters, kernel_work(counters).peer_read_bytes);
 }
 
+double inflight_hit_share(const KernelLaunch& launch, uint32_t blocks_per_sm, double l1_hit) {
+  const auto& shares = launch.load_sharing().inflight_request_share();
+  if (shares.empty() || l1_hit <= 0) return 0;
+  const int at = std::clamp(static_cast<int>(blocks_per_sm), 1, shares.size()) - 1;
+  return std::clamp(shares[at] / l1_hit, 0.0, 1.0);
+}
+
 KernelTuple kernel_tuple(const KernelLaunch& launch, uint32_t warp_size, const platform::Lanes& lanes) {
   const KernelCounters& c = launch.counters();
   const KernelWork work = kernel_work(c, launch.has_sass() ? &launch.sass() : nullptr);

@@ -71,6 +71,10 @@ struct KernelTuple {
 /// m_kernel of `launch`, which must have counters; `warp_size` from the GPU (32 on every CUDA GPU).
 KernelTuple kernel_tuple(const KernelLaunch& launch, uint32_t warp_size, const platform::Lanes& lanes);
 
+/// Of the L1 hit fraction `l1_hit`, the part whose lines were still on their way from the lower levels: the launch's
+/// LoadSharing at `blocks_per_sm` resident blocks (its last element beyond them), at most all hits. 0 without it.
+double inflight_hit_share(const KernelLaunch& launch, uint32_t blocks_per_sm, double l1_hit);
+
 /// Fractions of requests served by L1, L2, DRAM and a peer GPU from the sector hit rates and the peer's read bytes;
 /// uncoalesced share from sectors per request (l1_requests, else the warp-level global and local memory
 /// instructions).

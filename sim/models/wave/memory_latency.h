@@ -37,6 +37,9 @@ struct HitFractions {
   double dram = 1;
   double uncoal = 0;  // share of the requests' sectors that coalesced requests would not need
   double peer = 0;    // a peer GPU's memory (remote loads bypass the local L2)
+  // Of l1, the share of hits on lines another warp asked for first and still on their way (LoadSharing): they wait
+  // for the line like its miss did (workloads/microbench_hit_on_miss).
+  double inflight = 0;
 };
 
 /// lat_sm: the average latency of one global/local load on an SM.

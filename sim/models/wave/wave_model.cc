@@ -77,6 +77,7 @@ KernelPrediction WaveModel::predict(const KernelView& kernel, const platform::Gp
   } else {
     wave::KernelTuple k = wave::kernel_tuple(launch, tuple.warp_size, gpu.sm().lanes());
     k.recorded_l2_slices = kernel.recorded_l2_slices();
+    k.hits.inflight = wave::inflight_hit_share(launch, occ.blocks_per_sm, k.hits.l1);
     const WavesTime t = all_waves(k, tuple, plan);
     cycles = t.cycles;
     p.limiter = std::string(t.limiter);
