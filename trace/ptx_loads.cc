@@ -43,6 +43,7 @@ constexpr int kIterations = 4;  // a loop's load is compared at iterations 1..kI
 constexpr std::size_t kIterationSlots = kIterations + 1;
 constexpr std::uint32_t kMaxSimulatedWaves = 12;
 constexpr std::int64_t kLineBytes = 128;
+constexpr int kMaxDefinitionDepth = 2000;
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
@@ -79,7 +80,7 @@ std::optional<std::int64_t> parse_integer(std::string_view t) {
   std::uint64_t v = 0;
   const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v, base);
   if (ec != std::errc() || end != t.data() + t.size() || t.empty()) return std::nullopt;
-  return negative ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
+  return static_cast<std::int64_t>(negative ? 0 - v : v);  // two's complement: no signed overflow
 }
 
 // 0fXXXXXXXX (float) and 0dXXXXXXXXXXXXXXXX (double) immediates, truncated to an integer.
@@ -320,7 +321,10 @@ class ThreadEvaluator {
     const std::size_t slot = r * kIterationSlots + static_cast<std::size_t>(iteration);
     if (state_[slot] == generation_ + 2) return value_[slot];
     if (state_[slot] == generation_ + 1 || state_[slot] == generation_) return std::nullopt;  // unknown, or a cycle
+    // A chain of definitions deeper than any compiler writes (hostile input) is not followed: the stack stays small.
+    if (depth_ >= kMaxDefinitionDepth) return std::nullopt;
     state_[slot] = generation_;
+    ++depth_;
     std::optional<std::int64_t> v;
     if (iteration > 0) {
       const auto update = kernel_.updates.find(r);
@@ -331,6 +335,7 @@ class ThreadEvaluator {
     } else {
       v = evaluate(kernel_.first[r], 0);
     }
+    --depth_;
     state_[slot] = v ? generation_ + 2 : generation_ + 1;
     if (v) value_[slot] = *v;
     return v;
@@ -359,8 +364,8 @@ class ThreadEvaluator {
       case kOr: return a[0] | a[1];
       case kXor: return a[0] ^ a[1];
       case kNeg: return static_cast<std::int64_t>(0 - u(a[0]));
-      case kDiv: return a[1] != 0 ? std::optional(a[0] / a[1]) : std::nullopt;
-      case kRem: return a[1] != 0 ? std::optional(a[0] % a[1]) : std::nullopt;
+      case kDiv: return a[1] > 0 ? std::optional(a[0] / a[1]) : std::nullopt;  // a divisor <= 0: no index
+      case kRem: return a[1] > 0 ? std::optional(a[0] % a[1]) : std::nullopt;
       case kMin: return std::min(a[0], a[1]);
       case kMax: return std::max(a[0], a[1]);
       default: return std::nullopt;
@@ -371,6 +376,7 @@ class ThreadEvaluator {
   std::vector<std::int64_t> value_;
   std::vector<std::uint64_t> state_;
   std::uint64_t generation_ = 0;
+  int depth_ = 0;
   std::array<std::int64_t, kSpecials> specials_{};
 };
 

@@ -141,5 +141,15 @@ TEST(PtxLoads, GarbageGivesNoKernelsAndNoCrash) {
   EXPECT_DOUBLE_EQ(inflight_request_share(kernels.at("k"), one_wave_of_256(1)), 0);
 }
 
+TEST(PtxLoads, AChainDeeperThanAnyCompilerWritesIsNotFollowed) {
+  // 100000 registers each defined from the one before: the address is left unknown, without exhausting the stack.
+  std::string ptx = ".entry deep()\n{\n\tmov.u32 \t%r0, %tid.x;\n";
+  for (int i = 1; i < 100000; ++i)
+    ptx += "\tadd.s32 \t%r" + std::to_string(i) + ", %r" + std::to_string(i - 1) + ", 1;\n";
+  ptx += "\tld.global.f32 \t%f1, [%r99999];\n}\n";
+  const auto kernels = parse_ptx(ptx);
+  EXPECT_DOUBLE_EQ(inflight_request_share(kernels.at("deep"), one_wave_of_256(1)), 0);
+}
+
 }  // namespace
 }  // namespace warpsim::trace
