@@ -1,6 +1,7 @@
 #include "wave/kernel_tuple.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "kernel_work.h"
 #include "load_hits.h"
@@ -140,6 +141,7 @@ double inflight_hit_share(const KernelLaunch& launch, uint32_t blocks_per_sm, do
   const auto& shares = launch.load_sharing().inflight_request_share();
   if (shares.empty() || l1_hit <= 0) return 0;
   const int at = std::clamp(static_cast<int>(blocks_per_sm), 1, shares.size()) - 1;
+  if (!std::isfinite(shares[at])) return 0;  // a corrupt trace's value: no share rather than a NaN time
   return std::clamp(shares[at] / l1_hit, 0.0, 1.0);
 }
 

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "test_launch.h"
 
 namespace warpsim::models::wave {
@@ -160,6 +162,24 @@ TEST(WaveKernelTuple, L2WriteBytesFromTheWrittenSectors) {
   EXPECT_DOUBLE_EQ(kernel_tuple(k, 32, platform::Lanes{}).traffic.l2_write_bytes, 400);
   m.set_l2_write_sectors(1000);  // more than lts__t_bytes: capped
   EXPECT_DOUBLE_EQ(kernel_tuple(k, 32, platform::Lanes{}).traffic.l2_write_bytes, 1000);
+}
+
+// The PTX's load sharing (KernelLaunch.load_sharing) at the model's resident blocks, over the L1 hit fraction: at most
+// every hit, the last element beyond the recorded counts, 0 without it or for a value that is no number.
+TEST(WaveKernelTuple, InflightHitsAreTheLoadSharingAtTheResidentBlocksOverTheHits) {
+  KernelLaunch k = twenty_warps();
+  EXPECT_DOUBLE_EQ(inflight_hit_share(k, 1, 0.5), 0);
+  LoadSharing& s = *k.mutable_load_sharing();
+  s.add_inflight_request_share(0.1);
+  s.add_inflight_request_share(0.3);
+  EXPECT_DOUBLE_EQ(inflight_hit_share(k, 1, 0.5), 0.2);
+  EXPECT_DOUBLE_EQ(inflight_hit_share(k, 2, 0.5), 0.6);
+  EXPECT_DOUBLE_EQ(inflight_hit_share(k, 8, 0.5), 0.6) << "beyond the recorded counts: the last";
+  EXPECT_DOUBLE_EQ(inflight_hit_share(k, 0, 0.5), 0.2) << "a block that does not fit still runs alone";
+  EXPECT_DOUBLE_EQ(inflight_hit_share(k, 2, 0.2), 1) << "never more than every hit";
+  EXPECT_DOUBLE_EQ(inflight_hit_share(k, 2, 0), 0);
+  s.set_inflight_request_share(0, std::nan(""));
+  EXPECT_DOUBLE_EQ(inflight_hit_share(k, 1, 0.5), 0) << "a corrupt share counts as none";
 }
 
 }  // namespace

@@ -131,6 +131,21 @@ TEST(WaveWarpTime, ARemoteLoadAmongLocalOnesMakesTheGroupWaitForThePeer) {
   EXPECT_DOUBLE_EQ(average_load_latency(lat, hits), 0.5 * lat.l1 + 0.25 * lat.l2 + 0.25 * lat.peer);
 }
 
+// A hit on a line still on its way (HitFractions.inflight, a share of the hits) waits as long as the misses do on
+// average, and ranks between the L2's hits and DRAM's loads in a group's slowest load.
+TEST(WaveWarpTime, InflightHitsWaitTheMissesMeanLatency) {
+  const MemoryLatencies& lat = kGpu.memory;
+  HitFractions hits{0.5, 0.25, 0.25, 0};
+  const double misses = 0.5 * lat.l2 + 0.5 * lat.dram;
+  const double settled = average_load_latency(lat, hits);
+  hits.inflight = 0.5;
+  EXPECT_DOUBLE_EQ(average_load_latency(lat, hits), settled + 0.25 * (misses - lat.l1));
+  // Two loads: both settled hits 0.25^2; at most L2 (0.5)^2; at most in flight (0.75)^2; the rest DRAM.
+  const double slowest = 0.0625 * lat.l1 + (0.25 - 0.0625) * lat.l2 + (0.5625 - 0.25) * misses +
+                         (1 - 0.5625) * lat.dram * lat.dram_group.at(2 * 0.25 / (1 - 0.75 * 0.75));
+  EXPECT_DOUBLE_EQ(group_load_latency(lat, hits, 2), slowest);
+}
+
 // A group of DRAM loads issued together waits longer the more it holds (workloads/microbench_column_walk): the ratio
 // interpolates in log2(loads) from 1 at one load, holds beyond the last point, and is 1 where unmeasured.
 TEST(WaveWarpTime, GroupGrowthInterpolatesInLog2Loads) {
