@@ -12,6 +12,7 @@
 /// parameter is a distinct large number (an array's base, or a size that makes rows lie lines apart); a loaded value
 /// is a hash of its address (threads that load the same word go on to the same addresses; a gather's do not).
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,8 +29,32 @@ struct PtxKernel {
     Kind kind = Kind::kNone;
     std::int64_t value = 0;  // register index, immediate, special register index, or parameter value
   };
+  /// What a definition computes: integer arithmetic the evaluator follows, a parameter, a loaded value (a hash of its
+  /// address), or an instruction it does not know (its result unknown).
+  enum class Op : std::uint8_t {
+    kUnknown,
+    kMove,
+    kAdd,
+    kSub,
+    kMul,
+    kMad,
+    kShl,
+    kShr,
+    kAnd,
+    kOr,
+    kXor,
+    kNeg,
+    kDiv,
+    kRem,
+    kMin,
+    kMax,
+    kParamValue,  // ld.param: operand 0 holds the parameter's stand-in value
+    kLoadValue,   // any other load: operand 0 the address register, `offset` added
+  };
+  /// Special registers, operand value s * 3 + axis: %tid, %ctaid, %ntid, %nctaid, each .x .y .z.
+  static constexpr std::size_t kSpecials = 12;
   struct Definition {
-    std::uint8_t op = 0;  // ptx_loads.cc's Op
+    Op op = Op::kUnknown;
     std::vector<Operand> operands;
     std::int64_t offset = 0;  // a load's [reg+offset]
   };
