@@ -74,6 +74,7 @@ void check_memory(const MemorySpec& memory, const FieldPath& at, IssueList& issu
   issues.non_negative(at.then("peer_copy_bandwidth_gb_per_s"), memory.peer_copy_bandwidth_gb_per_s());
   issues.non_negative(at.then("l2_scattered_sector_gb_per_s"), memory.l2_scattered_sector_gb_per_s());
   issues.non_negative(at.then("l2_write_sector_gb_per_s"), memory.l2_write_sector_gb_per_s());
+  issues.non_negative(at.then("l2_scattered_write_sector_gb_per_s"), memory.l2_scattered_write_sector_gb_per_s());
   issues.non_negative(at.then("l2_hot_slice_sectors_per_cycle"), memory.l2_hot_slice_sectors_per_cycle());
 }
 

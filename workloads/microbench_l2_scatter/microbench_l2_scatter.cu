@@ -1,13 +1,17 @@
-// L2 throughput for scattered loads. Every SM runs 64 warps; each thread makes `steps` independent 4-byte loads
-// (8 in flight: unrolled, the addresses do not depend on loaded data) from a set that fits in L2 (default 8 MiB,
-// through ld.global.cg so that L1 does not serve them):
-//   coalesced - a warp reads 128 consecutive bytes (4 sectors of one line) per load,
-//   scattered - each lane reads a 4-byte word at a pseudo-random address (32 sectors in 32 lines per warp load),
-// and the L2's throughput follows as sectors per second. The question: does the L2 serve a scattered sector as fast
-// as a streamed one? (The models' L2 level streams every byte at memory.l2_bandwidth_gb_per_s.)
+// L2 throughput for scattered loads and stores. Every SM runs 64 warps; each thread makes `steps` independent 4-byte
+// accesses (loads 8 in flight: unrolled, the addresses do not depend on loaded data) to a set that fits in L2
+// (default 8 MiB; loads through ld.global.cg so that L1 does not serve them, stores write through L1 anyway):
+//   coalesced        - a warp reads 128 consecutive bytes (4 sectors of one line) per load,
+//   scattered        - each lane reads a 4-byte word at a pseudo-random address (32 sectors in 32 lines per warp load),
+//   store_coalesced  - a warp writes 128 consecutive bytes per store (4 whole sectors of one line),
+//   store_sector     - each 8 lanes write one whole pseudo-random sector (4 whole sectors in 4 lines per warp store),
+//   store_scattered  - each lane writes a 4-byte word at a pseudo-random address (32 partial sectors in 32 lines),
+// and the L2's throughput follows as sectors per second. The questions: does the L2 serve a scattered sector as fast
+// as a streamed one, and a store of part of a sector as fast as one of a whole sector? (The models' L2 level streams
+// every byte at memory.l2_bandwidth_gb_per_s, single-sector reads and written sectors at their own measured rates.)
 //
 // Output (median CUDA-event time of --repeat launches after a warm-up):
-//   l2 <coalesced|scattered> set_bytes <S> <us> <GB/s of 32-byte sectors> <sectors per SM clock at --clock-mhz>
+//   l2 <kind> set_bytes <S> <us> <GB/s of 32-byte sectors> <sectors per SM clock at --clock-mhz>
 //   check microbench_l2_scatter PASS|FAIL ...
 //
 // Usage: ws_microbench_l2_scatter [--set-mib M (1..32, default 8)] [--repeat R] [--clock-mhz F]
@@ -44,6 +48,27 @@ __global__ void __launch_bounds__(kThreads)
     for (int u = 0; u < kInFlight; ++u) sum += v[u];
   }
   sink[thread] = sum;
+}
+
+enum class Store { kCoalesced, kSector, kScattered };
+
+// Sectors a pattern's warp store touches per thread store: 4 of 32 lanes' words share a sector coalesced or by sector
+// (8 lanes a sector), a scattered lane has its own.
+constexpr double sectors_per_thread_store(Store pattern) { return pattern == Store::kScattered ? 1.0 : 1.0 / 8; }
+
+// Every thread writes 1.0 to `kSteps` words of the set (which holds 1.0 everywhere, so the check can read it back).
+template <Store kPattern>
+__global__ void __launch_bounds__(kThreads) write_set(float* __restrict__ set, unsigned words_mask) {
+  const unsigned thread = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned threads = gridDim.x * blockDim.x;
+#pragma unroll 8
+  for (int step = 0; step < kSteps; ++step) {
+    const unsigned k = static_cast<unsigned>(step) * threads + thread;
+    unsigned word = k;
+    if (kPattern == Store::kSector) word = ws::lowbias32(k >> 3) * 8 + (k & 7);  // 8 consecutive lanes, one sector
+    if (kPattern == Store::kScattered) word = ws::lowbias32(k);
+    set[word & words_mask] = 1.f;
+  }
 }
 
 __global__ void fill(float* p, size_t n) {
@@ -93,7 +118,27 @@ int main(int argc, char** argv) {
     WS_CHECK(cudaMemcpy(sums.data(), sink, threads * sizeof(float), cudaMemcpyDeviceToHost));
     for (float s : sums) ok = ok && s == static_cast<float>(kSteps);
   }
+  const auto store_kind = [&](Store pattern, const char* name) {
+    const float ms = ws::median_launch_ms(
+        [&] {
+          switch (pattern) {
+            case Store::kCoalesced: write_set<Store::kCoalesced><<<blocks, kThreads>>>(set, mask); break;
+            case Store::kSector: write_set<Store::kSector><<<blocks, kThreads>>>(set, mask); break;
+            case Store::kScattered: write_set<Store::kScattered><<<blocks, kThreads>>>(set, mask); break;
+          }
+        },
+        repeat);
+    const double sectors = static_cast<double>(threads) * kSteps * sectors_per_thread_store(pattern);
+    std::printf("l2 %s set_bytes %zu %.1f %.0f %.1f\n", name, words * sizeof(float), ms * 1e3,
+                sectors * 32 / (ms * 1e6), sectors / (ms * 1e-3) / (clock_mhz * 1e6));
+  };
+  store_kind(Store::kCoalesced, "store_coalesced");
+  store_kind(Store::kSector, "store_sector");
+  store_kind(Store::kScattered, "store_scattered");
+  std::vector<float> contents(words);
+  WS_CHECK(cudaMemcpy(contents.data(), set, words * sizeof(float), cudaMemcpyDeviceToHost));
+  for (float v : contents) ok = ok && v == 1.f;
   WS_CHECK(cudaFree(set));
   WS_CHECK(cudaFree(sink));
-  return ws::report_check("microbench_l2_scatter", ok, "kinds 2");
+  return ws::report_check("microbench_l2_scatter", ok, "kinds 5");
 }

@@ -18,6 +18,7 @@ GpuRates GpuRates::of(const platform::GpuSpec& gpu) {
   r.dram_scattered_bytes_per_s = bytes_per_second(memory.dram_scattered_sector_gb_per_s());
   r.l2_scattered_bytes_per_s = bytes_per_second(memory.l2_scattered_sector_gb_per_s());
   r.l2_write_bytes_per_s = bytes_per_second(memory.l2_write_sector_gb_per_s());
+  r.l2_scattered_write_bytes_per_s = bytes_per_second(memory.l2_scattered_write_sector_gb_per_s());
   return r;
 }
 

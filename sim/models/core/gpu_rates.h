@@ -33,6 +33,7 @@ struct GpuRates {
   double dram_scattered_bytes_per_s = 0;  // dram_scattered_sector_gb_per_s x 1e9: random single sectors (0: unmeasured)
   double l2_scattered_bytes_per_s = 0;    // l2_scattered_sector_gb_per_s x 1e9: single-sector requests (0: unmeasured)
   double l2_write_bytes_per_s = 0;        // l2_write_sector_gb_per_s x 1e9: written sectors (0: unmeasured)
+  double l2_scattered_write_bytes_per_s = 0;  // l2_scattered_write_sector_gb_per_s x 1e9: single-sector stores
 
   static GpuRates of(const platform::GpuSpec& gpu);
 };

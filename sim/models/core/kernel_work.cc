@@ -94,14 +94,26 @@ uint64_t partial_write_bytes(const MemoryTraffic& m) {
   return std::min(2 * fills * kSectorBytes, m.dram_read_bytes() + m.dram_write_bytes());
 }
 
-// Requests of one sector among the L1/TEX's L2 reads, from requests R and sectors S taken as a mix of one-sector and
-// whole-line requests: R = S1 + S4 / 4 and S = S1 + S4 give S1 = (4R - S) / 3 (kernel_work.h).
+// Sectors in requests of one sector each, from requests R and sectors S taken as a mix of one-sector and whole-line
+// requests: R = S1 + S4 / 4 and S = S1 + S4 give S1 = (4R - S) / 3 (kernel_work.h).
+double single_sector_request_sectors(uint64_t requests, uint64_t sectors) {
+  const double single =
+      (kSectorsPerCoalescedRequest * as_double(requests) - as_double(sectors)) / (kSectorsPerCoalescedRequest - 1);
+  return std::clamp(single, 0.0, as_double(sectors));
+}
+
 std::optional<double> l2_single_sector_read_bytes(const MemoryTraffic& m) {
   if (!m.has_l2_tex_read_requests() || !m.has_l2_tex_read_sectors()) return std::nullopt;
-  const double requests = as_double(m.l2_tex_read_requests());
-  const double sectors = as_double(m.l2_tex_read_sectors());
-  const double single = (kSectorsPerCoalescedRequest * requests - sectors) / (kSectorsPerCoalescedRequest - 1);
-  return std::clamp(single, 0.0, sectors) * static_cast<double>(kSectorBytes);
+  return single_sector_request_sectors(m.l2_tex_read_requests(), m.l2_tex_read_sectors()) *
+         static_cast<double>(kSectorBytes);
+}
+
+// Of the L2's written bytes (`written`), the single-sector stores' share of the L1/TEX's write sectors (kernel_work.h).
+std::optional<double> l2_single_sector_write_bytes(const MemoryTraffic& m, uint64_t written) {
+  if (!m.has_l2_tex_write_requests() || !m.has_l2_tex_write_sectors()) return std::nullopt;
+  if (m.l2_tex_write_sectors() == 0) return 0.0;
+  const double single = single_sector_request_sectors(m.l2_tex_write_requests(), m.l2_tex_write_sectors());
+  return single / as_double(m.l2_tex_write_sectors()) * as_double(written);
 }
 
 }  // namespace
@@ -125,6 +137,7 @@ KernelWork kernel_work(const KernelCounters& counters, const SassSummary* sass) 
   work.l2_bytes = m.l2_bytes();
   work.l2_write_bytes = std::min(m.l2_write_sectors() * kSectorBytes, m.l2_bytes());
   work.l2_single_sector_read_bytes = l2_single_sector_read_bytes(m);
+  work.l2_single_sector_write_bytes = l2_single_sector_write_bytes(m, work.l2_write_bytes);
   // The L2 sees remote accesses by aperture; NVLink receive bytes also count traffic other GPUs send us.
   // Either counter may miss a kernel's peer reads: on H200 an SM loading from the peer GPU's memory left the local
   // L2's peer aperture at 0 sectors while NVLink received 302 MB (remote_access_sweep, 100% remote), so the larger

@@ -68,6 +68,12 @@ struct KernelWork {
   // time linear in requests and sectors gives the same answer for any mix, two-sector requests included. Unset in
   // traces recorded before 2026-11-26's counters.
   std::optional<double> l2_single_sector_read_bytes;
+  // Of l2_write_bytes, those of stores that write one sector of a line each: the L1/TEX's write requests and sectors
+  // (lts__t_{requests,sectors}_srcunit_tex_op_write) split as the reads', their single-sector share of every written
+  // sector (GH100's L2 counts 1.5 write sectors per sector stored, one-sector stores or whole lines alike:
+  // workloads/microbench_l2_scatter). Such a store costs the L2 about twice a sector of a whole line. Unset in traces
+  // recorded before 2026-11-26's counters.
+  std::optional<double> l2_single_sector_write_bytes;
   uint64_t peer_bytes = 0;  // the larger of lts__t_sectors_aperture_peer * 32 and nvlrx__bytes (kernel_work.cc)
   // What the kernel's loads read from a peer GPU, without the link's protocol: the larger of the peer aperture's
   // bytes and nvlrx__bytes / kNvlinkReceivedPerByteRead.

@@ -84,6 +84,7 @@ Bandwidths bandwidths(const platform::GpuSpec& gpu, const GpuRates& rates) {
   b.dram_scattered = bytes_per_cycle(rates.dram_scattered_bytes_per_s, rates.clock_hz);
   b.l2_scattered = bytes_per_cycle(rates.l2_scattered_bytes_per_s, rates.clock_hz);
   b.l2_write = bytes_per_cycle(rates.l2_write_bytes_per_s, rates.clock_hz);
+  b.l2_scattered_write = bytes_per_cycle(rates.l2_scattered_write_bytes_per_s, rates.clock_hz);
   b.uncoal_per_sm = gpu.sm().l1_scattered_lines_per_cycle() * static_cast<double>(kSectorBytes);  // a sector a line
   b.l2_slice_atomics = gpu.memory().l2_slice_atomics_per_cycle();
   b.l2_hot_slice = gpu.memory().l2_slices() > 0 ? gpu.memory().l2_hot_slice_sectors_per_cycle() : 0;

@@ -28,6 +28,7 @@ struct Bandwidths {
   double dram_scattered = 0;    // whole GPU, random single sectors (0: unmeasured, they stream)
   double l2_scattered = 0;      // whole GPU, single-sector requests (0: unmeasured, they stream)
   double l2_write = 0;          // whole GPU, written sectors (0: unmeasured, at the read rate)
+  double l2_scattered_write = 0;  // whole GPU, written sectors of single-sector stores (0: unmeasured, at l2_write)
   double uncoal_per_sm = 0;     // sectors of scattered requests an L1 tag stage resolves per clock, in bytes
   double l2_slice_atomics = 0;  // atomic sectors one L2 slice executes per clock (0: unmeasured, no bound)
   double l2_hot_slice = 0;      // a hot spot's sectors one L2 slice takes in per clock (0: unmeasured, no bound)

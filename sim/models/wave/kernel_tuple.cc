@@ -95,6 +95,7 @@ WarpTraffic traffic_per_warp(const KernelWork& work, double uncoal_share, double
   t.l2_scattered_bytes =
       work.l2_single_sector_read_bytes ? *work.l2_single_sector_read_bytes / warps : t.l2_bytes * uncoal_share;
   t.l2_write_bytes = as_double(work.l2_write_bytes) / warps;
+  t.l2_scattered_write_bytes = work.l2_single_sector_write_bytes.value_or(0) / warps;
   t.dram_bytes = as_double(work.dram_bytes) / warps;
   t.dram_read_bytes = as_double(work.dram_read_bytes) / warps;
   t.peer_read_bytes = work.peer_read_bytes / warps;

@@ -44,6 +44,7 @@ struct WarpTraffic {
   double l2_bytes = 0;                  // lts__t_bytes
   double l2_scattered_bytes = 0;        // of l2_bytes, those of scattered requests (the uncoalesced share)
   double l2_write_bytes = 0;            // of l2_bytes, the written sectors' (kernel_work.h)
+  double l2_scattered_write_bytes = 0;  // of l2_write_bytes, single-sector stores' (kernel_work.h)
   double dram_bytes = 0;                // dram read + write
   double dram_read_bytes = 0;           // of dram_bytes, the reads
   double peer_read_bytes = 0;           // read from a peer GPU's memory (kernel_work.h)

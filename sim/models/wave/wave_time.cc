@@ -136,6 +136,19 @@ double l2_hot_slice_sectors(const KernelTuple& k, const GpuTuple& gpu) {
   return std::clamp(beyond, 0.0, t.l2_write_bytes / sector);
 }
 
+// A warp's L2 bytes as the streamed reads that would take the L2 as long: scattered reads' sectors, one per line, at
+// its single-sector rate (workloads/microbench_l2_scatter), written sectors at its write rate
+// (workloads/microbench_l2_hotspot's spread stores), single-sector stores' at their own where measured
+// (microbench_l2_scatter's scattered stores).
+double l2_equivalent_bytes(const WarpTraffic& t, const Bandwidths& band) {
+  const double reads = streaming_equivalent_bytes(t.l2_bytes, t.l2_scattered_bytes, band.l2, band.l2_scattered);
+  const double scattered_writes =
+      band.l2_scattered_write > 0 ? std::min(t.l2_scattered_write_bytes, t.l2_write_bytes) : 0;
+  const double with_writes =
+      streaming_equivalent_bytes(reads, t.l2_write_bytes - scattered_writes, band.l2, band.l2_write);
+  return streaming_equivalent_bytes(with_writes, scattered_writes, band.l2, band.l2_scattered_write);
+}
+
 // In the paper's order (L1, L2, DRAM, uncoalesced), shared memory first: it shares the L1's data stage; then the
 // busiest L2 slice's atomics, which wait like L2 hits, and DRAM's and a peer GPU's reads at the wave's concurrency.
 std::array<NamedLevel, 9> levels(const KernelTuple& k, const GpuTuple& gpu, const WaveShape& shape) {
@@ -150,11 +163,7 @@ std::array<NamedLevel, 9> levels(const KernelTuple& k, const GpuTuple& gpu, cons
   // that would take as long.
   const double dram =
       streaming_equivalent_bytes(t.dram_bytes, t.dram_partial_write_bytes, gpu.band.dram, gpu.band.dram_scattered);
-  // Scattered requests' sectors, one per line, at the L2's single-sector rate (workloads/microbench_l2_scatter), and
-  // written sectors at its write rate (workloads/microbench_l2_hotspot's spread stores; the scattered ones are reads).
-  const double l2_reads_equivalent =
-      streaming_equivalent_bytes(t.l2_bytes, t.l2_scattered_bytes, gpu.band.l2, gpu.band.l2_scattered);
-  const double l2 = streaming_equivalent_bytes(l2_reads_equivalent, t.l2_write_bytes, gpu.band.l2, gpu.band.l2_write);
+  const double l2 = l2_equivalent_bytes(t, gpu.band);
   const double dram_write_share = t.dram_bytes > 0 ? 1 - t.dram_read_bytes / t.dram_bytes : 0;
   const double sm_idle = sm_idle_cycles(gpu);
   const double dram_waited_reads = warps_gpu * t.dram_read_bytes * waited_read_share(k.mix);

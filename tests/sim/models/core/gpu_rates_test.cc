@@ -34,6 +34,8 @@ TEST(GpuRates, ScatteredSectorsTakeLongerThanStreamingOnes) {
   EXPECT_DOUBLE_EQ(GpuRates::of(gpu).l2_scattered_bytes_per_s, 4350e9);
   gpu.mutable_memory()->set_l2_write_sector_gb_per_s(5743);
   EXPECT_DOUBLE_EQ(GpuRates::of(gpu).l2_write_bytes_per_s, 5743e9);
+  gpu.mutable_memory()->set_l2_scattered_write_sector_gb_per_s(3163);
+  EXPECT_DOUBLE_EQ(GpuRates::of(gpu).l2_scattered_write_bytes_per_s, 3163e9);
   // 1 GB of which 0.5 GB scattered, at 3000 against 1000: as long as 0.5 + 1.5 GB streaming.
   EXPECT_DOUBLE_EQ(streaming_equivalent_bytes(1e9, 0.5e9, 3000, 1000), 2e9);
   EXPECT_DOUBLE_EQ(streaming_equivalent_bytes(1e9, 2e9, 3000, 1000), 3e9);    // at most every byte

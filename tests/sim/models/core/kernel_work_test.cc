@@ -217,6 +217,29 @@ TEST(KernelWork, SingleSectorL2ReadsStayWithinTheSectors) {
   EXPECT_DOUBLE_EQ(*kernel_work(tex_reads(100, 50)).l2_single_sector_read_bytes, 50.0 * 32);
 }
 
+KernelCounters tex_writes(uint64_t requests, uint64_t sectors, uint64_t l2_write_sectors) {
+  KernelCounters c;
+  c.mutable_memory()->set_l2_tex_write_requests(requests);
+  c.mutable_memory()->set_l2_tex_write_sectors(sectors);
+  c.mutable_memory()->set_l2_write_sectors(l2_write_sectors);
+  c.mutable_memory()->set_l2_bytes(l2_write_sectors * 32);
+  return c;
+}
+
+TEST(KernelWork, SingleSectorL2WritesAreTheirShareOfTheWrittenSectors) {
+  // microbench_l2_scatter's store_scattered (H100): 138.4 M one-sector requests, 207.6 M L2 write sectors: all of them.
+  EXPECT_DOUBLE_EQ(*kernel_work(tex_writes(1384, 1384, 2076)).l2_single_sector_write_bytes, 2076.0 * 32);
+  // store_coalesced: 4.3 M requests of 4 sectors: none.
+  EXPECT_DOUBLE_EQ(*kernel_work(tex_writes(433, 1732, 2598)).l2_single_sector_write_bytes, 0);
+  // local_spill's local_array_shuffle (H100): 48.4 M requests for 81.7 M sectors, 37.3 M of them single: that share of
+  // its 141.0 M write sectors.
+  const KernelWork spill = kernel_work(tex_writes(48365154, 81741262, 140987372));
+  EXPECT_NEAR(*spill.l2_single_sector_write_bytes / 32, 140987372.0 * (4 * 48365154.0 - 81741262) / 3 / 81741262, 1);
+  // No stores from the L1: none; no write requests recorded: unknown.
+  EXPECT_DOUBLE_EQ(*kernel_work(tex_writes(0, 0, 100)).l2_single_sector_write_bytes, 0);
+  EXPECT_FALSE(kernel_work(tex_reads(10, 10)).l2_single_sector_write_bytes.has_value());
+}
+
 TEST(KernelWork, SingleSectorL2ReadsOnlyWhereRecorded) {
   KernelCounters c;
   c.mutable_memory()->set_l2_bytes(4096);

@@ -199,6 +199,25 @@ TEST(WaveTime, WrittenL2SectorsGoAtTheL2sWriteRate) {
   EXPECT_EQ(t.limiter, "l2 bandwidth");
 }
 
+// Stores of one sector each: their written sectors at the L2's scattered write rate, the other written ones at its
+// write rate; without that rate, at the write rate.
+TEST(WaveTime, SingleSectorStoresGoAtTheL2sScatteredWriteRate) {
+  GpuTuple gpu = kGpu;
+  gpu.band.l2 = 4000;
+  gpu.band.l2_write = gpu.band.l2 / 2;
+  KernelTuple k = fma_kernel(1, 8);
+  k.mix.stores = 1;
+  k.traffic.l2_bytes = 1e6;
+  k.traffic.l2_write_bytes = 1e6;
+  k.traffic.l2_scattered_write_bytes = 0.5e6;
+  const double at_write_rate = wave_time(k, gpu, {8 * 132, 8}).cycles;  // no scattered rate: all at the write rate
+  EXPECT_NEAR(at_write_rate, 132 * 64 * 1e6 / gpu.band.l2_write, 1e-3 * at_write_rate);
+  gpu.band.l2_scattered_write = gpu.band.l2 / 4;
+  const WaveTime t = wave_time(k, gpu, {8 * 132, 8});
+  EXPECT_NEAR(t.cycles, 1.5 * at_write_rate, 1e-3 * t.cycles);  // 0.5 at the write rate + 0.5 at half of it
+  EXPECT_EQ(t.limiter, "l2 bandwidth");
+}
+
 // A DRAM concurrency grid of one line a warp: 32 warps an SM read at `light` GB/s, 64 at 2000 GB/s.
 GpuTuple gpu_with_dram_grid(double light) {
   GpuTuple gpu = pipelined_gpu();
