@@ -14,7 +14,10 @@
 //   l2 <kind> set_bytes <S> <us> <GB/s of 32-byte sectors> <sectors per SM clock at --clock-mhz>
 //   check microbench_l2_scatter PASS|FAIL ...
 //
-// Usage: ws_microbench_l2_scatter [--set-mib M (1..32, default 8)] [--repeat R] [--clock-mhz F]
+// Usage: ws_microbench_l2_scatter [--set-mib M (1..1024, default 8; rounded down to a power of two)] [--repeat R]
+//                                 [--clock-mhz F]
+// Sets beyond the L2 (64 MiB and up) show what DRAM adds: the scattered stores' sectors are then written back, or
+// first read (a partial sector that misses), one by one.
 
 #include "microbench.h"
 
@@ -84,8 +87,10 @@ int main(int argc, char** argv) {
   const cudaDeviceProp prop = ws::device_properties();
   const double clock_mhz = ws::clock_mhz_arg(argc, argv);
   const int repeat = ws::repeat_arg(argc, argv);
-  const long set_mib = std::clamp(ws::arg_long(argc, argv, "set-mib", 8), 1L, 32L);
-  const size_t words = static_cast<size_t>(set_mib) << 18;  // 4-byte words, a power of two
+  const long asked_mib = std::clamp(ws::arg_long(argc, argv, "set-mib", 8), 1L, 1024L);
+  size_t set_mib = 1;
+  while (set_mib * 2 <= static_cast<size_t>(asked_mib)) set_mib *= 2;
+  const size_t words = set_mib << 18;  // 4-byte words, a power of two (the addresses' mask)
   const int blocks = prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / kThreads);
   const size_t threads = static_cast<size_t>(blocks) * kThreads;
   float *set = nullptr, *sink = nullptr;
