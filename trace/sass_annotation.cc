@@ -6,6 +6,7 @@
 #include <span>
 #include <unordered_map>
 
+#include "atomic_output.h"
 #include "fatbin.h"
 #include "ptx_loads.h"
 #include "sass_summary.h"
@@ -153,23 +154,17 @@ void write_annotated(TraceReader& reader, const FunctionsByName& functions, cons
 
 SassAnnotation annotate_sass(const std::filesystem::path& input, const std::vector<std::filesystem::path>& cubins,
                              const std::filesystem::path& output, const std::vector<std::filesystem::path>& ptx_files) {
-  std::error_code ignored;
-  if (std::filesystem::equivalent(input, output, ignored))
-    throw TraceError(output.string(), std::nullopt, "is the input trace: write the annotated trace elsewhere");
+  std::vector<std::filesystem::path> inputs{input};
+  inputs.insert(inputs.end(), cubins.begin(), cubins.end());
+  inputs.insert(inputs.end(), ptx_files.begin(), ptx_files.end());
+  refuse_outputs_over_inputs({output}, inputs);
   TraceReader reader(input);
   FunctionsByName functions;
   for (const auto& cubin : cubins) read_cubin(cubin, trace_arch(reader.header()), functions);
   PtxKernels ptx;
   for (const auto& file : ptx_files) read_ptx(file, ptx);
   SassAnnotation result;
-  const std::filesystem::path partial = output.string() + ".partial";
-  try {
-    write_annotated(reader, functions, ptx, partial, result);
-  } catch (...) {
-    std::filesystem::remove(partial, ignored);
-    throw;
-  }
-  std::filesystem::rename(partial, output);
+  write_annotated(reader, functions, ptx, output, result);  // whole or not at all (TraceWriter)
   return result;
 }
 

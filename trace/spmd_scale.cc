@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "api_call_nesting.h"
+#include "atomic_output.h"
 #include "trace.pb.h"
 #include "trace_error.h"
 #include "trace_reader.h"
@@ -326,20 +327,13 @@ void write_scaled(const Recording& recording, const ScaleOptions& options, const
 
 ScaleSummary scale_pairs(const std::filesystem::path& input, const ScaleOptions& options,
                          const std::filesystem::path& output) {
+  refuse_outputs_over_inputs({output}, {input});
   const Recording recording = read_all(input);
   check_input(recording, options, input);
   ScaleSummary summary;
   summary.pairs = options.gpus / 2;
   summary.events_read = recording.events.size();
-  const std::filesystem::path partial = output.string() + ".partial";
-  try {
-    write_scaled(recording, options, partial, summary);
-  } catch (...) {
-    std::error_code ignored;
-    std::filesystem::remove(partial, ignored);
-    throw;
-  }
-  std::filesystem::rename(partial, output);
+  write_scaled(recording, options, output, summary);  // whole or not at all (TraceWriter)
   return summary;
 }
 

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "atomic_output.h"
 #include "kernel_alignment.h"
 #include "trace_error.h"
 #include "trace_reader.h"
@@ -170,6 +171,9 @@ void write_merged(TraceReader& reader, const LaunchesByDevice& order, const std:
 MergeSummary merge_counters(const std::filesystem::path& timeline,
                             const std::vector<std::filesystem::path>& counter_traces,
                             const std::filesystem::path& output) {
+  std::vector<std::filesystem::path> inputs{timeline};
+  inputs.insert(inputs.end(), counter_traces.begin(), counter_traces.end());
+  refuse_outputs_over_inputs({output}, inputs);
   LaunchKeys keys;
   const LaunchesByDevice order = read_launches(timeline, false, keys);
   MergeSummary summary;
@@ -182,16 +186,8 @@ MergeSummary merge_counters(const std::filesystem::path& timeline,
   }
 
   TraceReader reader(timeline);
-  const std::filesystem::path partial = output.string() + ".partial";
-  try {
-    write_merged(reader, order, runs, partial, summary);
-  } catch (...) {
-    std::error_code ignored;
-    std::filesystem::remove(partial, ignored);
-    throw;
-  }
+  write_merged(reader, order, runs, output, summary);  // whole or not at all (TraceWriter)
   summary.truncation_warning = reader.truncation_warning();
-  std::filesystem::rename(partial, output);
   return summary;
 }
 

@@ -1,10 +1,5 @@
 #include "trace_writer.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <optional>
 #include <utility>
 
@@ -45,23 +40,21 @@ TraceWriter::TraceWriter(const std::filesystem::path& path, TraceHeader header, 
       devices_(header_),
       buffer_limit_(buffer_bytes) {
   if (auto problem = find_header_problem(header_)) throw TraceError(path_, std::nullopt, *problem);
-  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw TraceError(path_, std::nullopt, std::string("cannot create: ") + std::strerror(errno));
+  try {
+    file_ = std::make_unique<AtomicOutputFile>(path);
+  } catch (const OutputError& error) {
+    throw TraceError(path_, std::nullopt, "cannot create: " + error.problem());
+  }
   buffer_.reserve(buffer_limit_);
   buffer_.append(trace_format::kMagic);
   append_le(buffer_, trace_format::kFormatVersion, sizeof(std::uint32_t));
   append_record(header_, Record::kHeaderFieldNumber);
 }
 
-TraceWriter::~TraceWriter() {
-  try {
-    close();
-  } catch (const TraceError&) {  // NOLINT(bugprone-empty-catch): documented; close() reports to callers who ask
-  }
-}
+TraceWriter::~TraceWriter() = default;
 
 void TraceWriter::write(const Event& event) {
-  if (fd_ < 0) fail("write after close");
+  if (!file_) fail("write after close");
   if (auto problem = find_event_problem(event, devices_))
     fail("refusing to write it: a " + event_kind_name(event) + " event " + *problem);
   append_record(event, Record::kEventFieldNumber);
@@ -88,39 +81,35 @@ void TraceWriter::append_record(const google::protobuf::MessageLite& body, std::
 }
 
 void TraceWriter::flush() {
-  if (fd_ < 0 || buffer_.empty()) return;
+  if (!file_ || buffer_.empty()) return;
   write_to_file(buffer_.data(), buffer_.size());
   buffer_.clear();
 }
 
 void TraceWriter::close() {
-  if (fd_ < 0) return;
+  if (!file_) return;
   buffer_.append(trace_format::kTrailerMagic);
   append_le(buffer_, events_written_, sizeof(std::uint64_t));
-  // The file is closed whatever happens, so that a failed close() is not retried (and its trailer appended twice)
-  // by the destructor.
-  std::optional<TraceError> failure;
+  // The writer is closed whatever happens, so that a failed close() is not retried (and its trailer appended twice);
+  // a failure removes the temporary file.
+  const std::unique_ptr<AtomicOutputFile> file = std::move(file_);
+  const std::string bytes = std::exchange(buffer_, {});
   try {
-    flush();
-  } catch (const TraceError& error) {
-    failure = error;
+    file->write(bytes.data(), bytes.size());
+    file_offset_ += bytes.size();
+    file->commit();
+  } catch (const OutputError& error) {
+    throw TraceError(path_, file_offset_, error.problem());
   }
-  buffer_.clear();
-  const int fd = std::exchange(fd_, -1);
-  if (::close(fd) != 0 && !failure)
-    failure = TraceError(path_, file_offset_, std::string("close failed: ") + std::strerror(errno));
-  if (failure) throw *failure;
 }
 
 void TraceWriter::write_to_file(const char* data, std::size_t size) {
-  std::uint64_t written = 0;
-  while (written < size) {
-    const ssize_t n = ::write(fd_, data + written, size - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw TraceError(path_, file_offset_ + written, std::string("write failed: ") + std::strerror(errno));
-    written += static_cast<std::uint64_t>(n);
+  try {
+    file_->write(data, size);
+  } catch (const OutputError& error) {
+    throw TraceError(path_, file_offset_, error.problem());
   }
-  file_offset_ += written;
+  file_offset_ += size;
 }
 
 void TraceWriter::fail(const std::string& problem) const { throw TraceError(path_, bytes_written(), problem); }

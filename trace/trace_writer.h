@@ -1,15 +1,20 @@
 #pragma once
 /// @brief Writes a .wstrace file: prelude and header at once, events buffered, trailer on close().
 ///
-/// Bytes reach the operating system on flush(), when the buffer fills, and on close(); a process killed between two
-/// flushes leaves a readable trace up to the last one. Only close() writes the trailer that marks the trace complete.
-/// Not thread-safe: callers that write from several threads serialize (the tracer owns one lock).
+/// The file appears whole or not at all (atomic_output.h): bytes go to a temporary file beside the target, which
+/// close() completes with the trailer and renames over the target. Bytes reach the operating system on flush(), when
+/// the buffer fills, and on close(); a process killed between two flushes leaves a readable trace up to the last one
+/// in the temporary file (`temporary_path()`). A writer destroyed without close() (an error, an exception) removes it
+/// and leaves the target as it was. Not thread-safe: callers that write from several threads serialize (the tracer
+/// owns one lock).
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 
+#include "atomic_output.h"
 #include "trace.pb.h"
 #include "trace_validation.h"
 
@@ -19,10 +24,10 @@ class TraceWriter {
  public:
   static constexpr std::size_t kDefaultBufferBytes = std::size_t{1} << 20;
 
-  /// Creates or truncates `path` and writes the prelude and `header` (its schema_version is set to the format
-  /// version). Throws TraceError if the file cannot be created or the header is inconsistent.
+  /// Starts the trace that close() makes `path` and writes the prelude and `header` (its schema_version is set to the
+  /// format version). Throws TraceError if the file cannot be created or the header is inconsistent.
   TraceWriter(const std::filesystem::path& path, TraceHeader header, std::size_t buffer_bytes = kDefaultBufferBytes);
-  /// Closes if close() was not called, swallowing errors: call close() to learn about them.
+  /// Without close(): removes what was written; `path` keeps what it held.
   ~TraceWriter();
 
   TraceWriter(const TraceWriter&) = delete;
@@ -32,12 +37,15 @@ class TraceWriter {
   void write(const Event& event);
   /// Hands every buffered byte to the operating system (no fsync).
   void flush();
-  /// Flushes, writes the trailer and closes the file. Idempotent.
+  /// Flushes, writes the trailer, syncs the file and renames it to the path. Idempotent; after a failure the path
+  /// keeps what it held.
   void close();
 
   std::uint64_t events_written() const { return events_written_; }
   /// Bytes written so far, buffered ones included.
   std::uint64_t bytes_written() const { return file_offset_ + buffer_.size(); }
+  /// Where the trace is until close() renames it.
+  std::filesystem::path temporary_path() const { return file_ ? file_->temporary() : std::filesystem::path(); }
 
  private:
   void append_record(const google::protobuf::MessageLite& body, std::uint32_t field_number);
@@ -45,7 +53,7 @@ class TraceWriter {
   [[noreturn]] void fail(const std::string& problem) const;
 
   std::string path_;
-  int fd_ = -1;
+  std::unique_ptr<AtomicOutputFile> file_;  // null once closed
   TraceHeader header_;
   KnownDevices devices_;
   std::string buffer_;

@@ -1,6 +1,9 @@
 // warpsim: one binary, one subcommand per file in sim/cli/.
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 
@@ -43,6 +46,13 @@ int main(int argc, char** argv) {
   } catch (const std::exception& error) {
     // TraceError and the like: one line naming what and where; the caller gets a plain failure status.
     std::cerr << "error: " << error.what() << '\n';
+    return 1;
+  }
+  // What a command printed may not have reached its destination (`inspect --json > file` on a full disk): a failed
+  // write of standard output is a failed command, not a truncated success.
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::cerr << "error: standard output: write failed: " << std::strerror(errno) << '\n';
     return 1;
   }
   return exit_status;

@@ -1,7 +1,6 @@
 #include "petri_command.h"
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "analysis/demangle.h"
+#include "atomic_output.h"
 #include "petri/first_wave.h"
 #include "petri/pnml.h"
 #include "petri/variant.h"
@@ -79,6 +79,7 @@ void require_counters(const KernelLaunch& kernel) {
 void run_export(const PetriExportOptions& options) {
   const Selector selector = parse_selector(options.selector);
   const petri::Variant v = variant(options.model);
+  if (!options.output.empty()) refuse_outputs_over_inputs({options.output}, {options.trace, options.platform});
   const KernelLaunch kernel = find_kernel(options.trace, selector);
   const platform::Platform node = platform::load_platform(options.platform, options.overrides);
   if (kernel.device_id() >= node.gpus.size()) {
@@ -97,10 +98,9 @@ void run_export(const PetriExportOptions& options) {
     petri::write_pnml(std::cout, net, title);
     return;
   }
-  std::ofstream out(options.output);
-  if (!out) throw std::runtime_error("cannot write " + options.output);
-  petri::write_pnml(out, net, title);
-  if (!out.flush()) throw std::runtime_error("error writing " + options.output);
+  AtomicOutputFile out(options.output);  // whole or not at all
+  petri::write_pnml(out.stream(), net, title);
+  out.commit();
   std::cerr << options.output << ": " << net.place_count() << " places, " << net.transition_count() << " transitions, "
             << warps << " warps (" << title << ")\n";
 }

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "atomic_output.h"
+
 namespace warpsim::cli {
 namespace {
 
@@ -91,6 +93,24 @@ int wait_for(pid_t child) {
   return 1;
 }
 
+// A traced application that dies before its tracer closes the trace (a crash, a kill) leaves what the tracer had
+// flushed in the trace's temporary file (atomic_output.h): it becomes OUTPUT.partial, a truncated trace that warpsim
+// reads, never the trace itself.
+void keep_partial_trace(const std::string& output, pid_t child) {
+  const std::vector<std::filesystem::path> leftovers = leftover_temporaries(output, child);
+  if (leftovers.empty()) return;
+  const std::string partial = output + ".partial";
+  std::error_code error;
+  std::filesystem::rename(leftovers.back(), partial, error);
+  if (error) {
+    std::cerr << "warpsim record: the application ended before its trace was closed; what was recorded is in "
+              << leftovers.back().string() << '\n';
+    return;
+  }
+  std::cerr << "warpsim record: the application ended before its trace was closed; what was recorded up to then is in "
+            << partial << " (a truncated trace)\n";
+}
+
 int run_record(const RecordOptions& options) {
   const auto library = find_tracer_library(options.tracer_library);
   std::cout.flush();
@@ -100,7 +120,11 @@ int run_record(const RecordOptions& options) {
   const int status = wait_for(child);
   std::string output = options.output;
   if (auto at = output.find("%p"); at != std::string::npos) output.replace(at, 2, std::to_string(child));
-  if (std::filesystem::exists(output)) std::cerr << "warpsim record: trace in " << output << '\n';
+  if (std::filesystem::exists(output)) {
+    std::cerr << "warpsim record: trace in " << output << '\n';
+  } else {
+    keep_partial_trace(output, child);
+  }
   return status;
 }
 

@@ -7,12 +7,12 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "atomic_output.h"
 #include "memoized_model.h"
 #include "outputs/kernels_csv.h"
 #include "outputs/timeline_json.h"
@@ -36,15 +36,20 @@ struct SimulateOptions {
   std::string csv;
 };
 
-// Writes beside the target and renames, so a failure never leaves a half-written file where a good one was.
+// Whole or not at all: TraceWriter writes beside the target and renames.
 void write_trace(const replay::SimulationResult& result, const std::string& path) {
-  const std::string partial = path + ".partial";
-  {
-    TraceWriter writer(partial, result.header);
-    for (const Event& event : result.events) writer.write(event);
-    writer.close();
+  TraceWriter writer(path, result.header);
+  for (const Event& event : result.events) writer.write(event);
+  writer.close();
+}
+
+// Before anything is read or written: no output may be an input (the trace, a platform file) or another output.
+void refuse_overwriting_inputs(const SimulateOptions& options) {
+  std::vector<std::filesystem::path> outputs;
+  for (const std::string* output : {&options.output, &options.timeline, &options.csv}) {
+    if (!output->empty()) outputs.emplace_back(*output);
   }
-  std::filesystem::rename(partial, path);
+  refuse_outputs_over_inputs(outputs, {options.trace, options.platform});
 }
 
 double peak_memory_mib() {
@@ -106,22 +111,36 @@ void write_exports(const SimulateOptions& options, const std::string& simulated)
     std::cout << "  wrote " << options.timeline << " (open it in ui.perfetto.dev)\n";
   }
   if (!options.csv.empty()) {
-    std::ofstream out(options.csv);
-    if (!out) throw std::runtime_error(options.csv + ": cannot write");
-    report::write_kernels_csv(simulated, out);
+    AtomicOutputFile csv(options.csv);  // whole or not at all
+    report::write_kernels_csv(simulated, csv.stream());
+    csv.commit();
     std::cout << "  wrote " << options.csv << '\n';
   }
 }
 
-// Where the simulated trace goes: -o, or a temporary file when only the timeline or CSV was asked for.
+// Where the simulated trace goes: -o, or, when only the timeline or CSV was asked for, a hidden scratch trace beside
+// that output (the user's directory, not a shared one such as /tmp), removed when done.
 std::string simulated_trace_path(const SimulateOptions& options) {
   if (!options.output.empty()) return options.output;
-  if (options.timeline.empty() && options.csv.empty()) return "";
-  return (std::filesystem::temp_directory_path() / fmt::format("warpsim-simulated-{}.wstrace", ::getpid())).string();
+  const std::string& export_path = options.timeline.empty() ? options.csv : options.timeline;
+  if (export_path.empty()) return "";
+  const std::filesystem::path beside(export_path);
+  return (beside.parent_path() / fmt::format(".{}.simulated-{}.wstrace", beside.filename().string(), ::getpid()))
+      .string();
 }
+
+// Removes the scratch trace however the command ends.
+struct ScratchTrace {
+  std::string path;
+  ~ScratchTrace() {
+    std::error_code ignored;
+    if (!path.empty()) std::filesystem::remove(path, ignored);
+  }
+};
 
 void run_simulate(const SimulateOptions& options) {
   const auto started = std::chrono::steady_clock::now();
+  refuse_overwriting_inputs(options);
   const platform::Platform platform = platform::load_platform(options.platform, options.overrides);
   std::unique_ptr<models::KernelModel> model;
   if (!options.reuse_kernel_times) model = std::make_unique<models::MemoizedModel>(models::make_model(options.model));
@@ -132,10 +151,10 @@ void run_simulate(const SimulateOptions& options) {
   const replay::SimulationResult result = replay::simulate(trace, platform, model.get(), simulation);
   print_summary(options, trace, result);
   const std::string simulated = simulated_trace_path(options);
+  const ScratchTrace scratch{simulated != options.output ? simulated : ""};
   if (!simulated.empty()) write_trace(result, simulated);
   if (!options.output.empty()) std::cout << "  wrote " << options.output << '\n';
   write_exports(options, simulated);
-  if (simulated != options.output) std::filesystem::remove(simulated);
   // The whole command: reading, predicting, replaying and writing (scripts/bench-replay.sh reads this line).
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::cout << fmt::format("  took {:.3f} s, peak memory {:.1f} MiB\n", wall_s, peak_memory_mib());

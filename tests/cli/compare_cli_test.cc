@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <set>
 
+#include "full_disk.h"
 #include "host_events.h"
 #include "run_warpsim.h"
 #include "sample_trace.h"
@@ -180,6 +182,37 @@ TEST(TimelineCli, CountsTheFlowArrows) {
   const CommandResult result = run_warpsim("timeline " + a + " -o " + out.string());
   ASSERT_EQ(result.exit_status, 0) << result.err;
   EXPECT_THAT(result.out, HasSubstr("5 events and 2 flow arrows from 1 trace"));  // 2 calls, 1 host work, 2 kernels
+}
+
+TEST(TimelineCli, RefusesToWriteOverItsInputAndLeavesItWhole) {
+  const auto dir = testing::fresh_temp_dir();
+  const auto trace = dir / "t.wstrace";
+  std::filesystem::copy_file(data("sample.wstrace"), trace);
+  const std::string before = testing::read_file(trace);
+  for (const std::string& command :
+       {"timeline " + trace.string() + " -o " + trace.string(),
+        "compare " + trace.string() + " " + data("sample.wstrace") + " --timeline " + trace.string()}) {
+    const CommandResult result = run_warpsim(command);
+    EXPECT_NE(result.exit_status, 0) << command;
+    EXPECT_THAT(result.err, HasSubstr("is an input of this command")) << command;
+    EXPECT_EQ(testing::read_file(trace), before) << command;
+  }
+  EXPECT_EQ(testing::files_in(dir), 1u);
+}
+
+TEST(TimelineCli, AFullDiskFailsAndLeavesNoFile) {
+  const auto dir = testing::fresh_temp_dir();
+  const CommandResult result =
+      run_warpsim("timeline " + data("sample.wstrace") + " -o " + (dir / "t.json").string(), testing::kFullDisk);
+  EXPECT_NE(result.exit_status, 0);
+  EXPECT_THAT(result.err, HasSubstr("t.json"));
+  EXPECT_EQ(testing::files_in(dir), 0u);
+}
+
+TEST(InspectCli, AFailedWriteOfStandardOutputFails) {
+  const CommandResult result = run_warpsim("inspect --json " + data("sample.wstrace"), testing::kFullDisk);
+  EXPECT_NE(result.exit_status, 0);
+  EXPECT_THAT(result.err, HasSubstr("standard output"));
 }
 
 TEST(TimelineCli, BadInputFailsCleanly) {

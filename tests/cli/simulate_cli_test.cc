@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <vector>
 
+#include "full_disk.h"
 #include "read_all.h"
 #include "run_warpsim.h"
 #include "sample_trace.h"
@@ -47,6 +49,57 @@ TEST(SimulateCli, SimulatesTheSampleOnTwoNvlinkedH200) {
   const auto durations = kernel_durations(out);
   EXPECT_EQ(durations.size(), kernel_durations(data("sample.wstrace")).size());
   for (std::uint64_t d : durations) EXPECT_GT(d, 0u);
+}
+
+TEST(SimulateCli, RefusesToWriteOverItsInputsOrOneOutputTwice) {
+  const auto dir = testing::fresh_temp_dir();
+  const auto trace = dir / "t.wstrace";
+  std::filesystem::copy_file(data("sample.wstrace"), trace);
+  const std::string before = testing::read_file(trace);
+  const std::string simulate = "simulate " + trace.string() + " -p 2xh200-nvlink ";
+  for (const std::string& outputs :
+       {"-o " + trace.string(), "--timeline " + trace.string(), "--csv " + trace.string()}) {
+    const CommandResult result = run_warpsim(simulate + outputs);
+    EXPECT_NE(result.exit_status, 0) << outputs;
+    EXPECT_THAT(result.err, HasSubstr("is an input of this command")) << outputs;
+    EXPECT_EQ(testing::read_file(trace), before) << outputs;
+  }
+  const std::string both = (dir / "k.csv").string();
+  const CommandResult twice = run_warpsim(simulate + "--csv " + both + " --timeline " + both);
+  EXPECT_NE(twice.exit_status, 0);
+  EXPECT_THAT(twice.err, HasSubstr("two outputs"));
+  EXPECT_EQ(testing::files_in(dir), 1u);
+}
+
+TEST(SimulateCli, ADirectoryAsOutputIsRefusedAndNothingIsLeftBesideIt) {
+  const auto dir = testing::fresh_temp_dir();
+  std::filesystem::create_directory(dir / "out");
+  const CommandResult result =
+      run_warpsim("simulate " + data("sample.wstrace") + " -p 2xh200-nvlink -o " + (dir / "out").string());
+  EXPECT_NE(result.exit_status, 0);
+  EXPECT_THAT(result.err, HasSubstr("is a directory"));
+  EXPECT_EQ(testing::files_in(dir), 1u);  // no out.partial
+  EXPECT_EQ(testing::files_in(dir / "out"), 0u);
+}
+
+TEST(SimulateCli, ExportsLeaveNothingButThemselves) {
+  // The simulated trace behind --csv and --timeline is a scratch file beside them (no shared /tmp file), removed.
+  const auto dir = testing::fresh_temp_dir();
+  const CommandResult result = run_warpsim("simulate " + data("sample.wstrace") + " -p 2xh200-nvlink --csv " +
+                                           (dir / "k.csv").string() + " --timeline " + (dir / "t.json").string());
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  EXPECT_EQ(testing::files_in(dir), 2u);
+}
+
+TEST(SimulateCli, AFullDiskFailsAndKeepsTheOldOutput) {
+  const auto dir = testing::fresh_temp_dir();
+  const auto csv = dir / "k.csv";
+  testing::write_file(csv, "an older result");
+  const CommandResult result =
+      run_warpsim("simulate " + data("sample.wstrace") + " -p 2xh200-nvlink --csv " + csv.string(), testing::kFullDisk);
+  EXPECT_NE(result.exit_status, 0);
+  EXPECT_EQ(testing::read_file(csv), "an older result");
+  EXPECT_EQ(testing::files_in(dir), 1u);
 }
 
 TEST(SimulateCli, SameInputsGiveByteIdenticalOutputs) {

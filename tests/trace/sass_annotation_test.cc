@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "atomic_output.h"
 #include "fatbin.h"
 #include "sample_trace.h"
 #include "sass_annotation.h"
@@ -69,7 +70,7 @@ TEST_F(SassAnnotationTest, FatbinGivesTheCubinOfTheTracesGpu) {
 TEST_F(SassAnnotationTest, RefusesToWriteOverItsInputAndLeavesItWhole) {
   write_input({testing::kernel_event(0, 1, kDependent, 1000, 100)});
   const std::string before = testing::read_file(input);
-  EXPECT_THROW(annotate_sass(input, {kCubin}, input), TraceError);
+  EXPECT_THROW(annotate_sass(input, {kCubin}, input), OutputError);
   EXPECT_EQ(testing::read_file(input), before);
 }
 

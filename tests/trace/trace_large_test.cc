@@ -31,6 +31,7 @@ TEST(TraceLarge, ReadingAHugeTraceUsesBoundedMemory) {
       writer.write(kernel);
       ++written;
     }
+    writer.close();
   }
   ASSERT_GE(std::filesystem::file_size(path), kTargetBytes);
 

@@ -97,7 +97,8 @@ TEST(TraceRoundTrip, SampleEventsSurviveSmallBuffers) {
   {
     TraceWriter writer(dir / "small.wstrace", header, 64);
     for (const Event& event : events) writer.write(event);
-  }  // the destructor closes
+    writer.close();
+  }
   EXPECT_EQ(testing::read_file(dir / "small.wstrace"), trace_bytes(header, events));
 }
 

@@ -1,6 +1,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "full_disk.h"
 #include "raw_trace.h"
 #include "read_all.h"
 #include "sample_trace.h"
@@ -41,12 +42,34 @@ TEST(TraceWriter, CannotCreateNamesThePath) {
 }
 
 TEST(TraceWriter, WriteFailureIsReportedNotFatal) {
-  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
-  TraceWriter writer("/dev/full", testing::two_gpu_header());
+  const auto path = testing::fresh_temp_dir() / "t.wstrace";
+  testing::write_file(path, "an older trace");
+  const testing::FileSizeLimit full_disk(8);  // 8 bytes: the prelude fits, nothing more
+  TraceWriter writer(path, testing::two_gpu_header());
   writer.write(testing::kernel_event(0, 1, "k", 0, 1));  // buffered
   EXPECT_THROW(writer.flush(), TraceError);
   EXPECT_THROW(writer.close(), TraceError);
   EXPECT_NO_THROW(writer.close());  // closed once, even though it failed
+  EXPECT_EQ(testing::read_file(path), "an older trace");
+  EXPECT_EQ(testing::files_in(path.parent_path()), 1u);  // no temporary file left
+}
+
+TEST(TraceWriter, ATraceAppearsOnlyWhenClosed) {
+  const auto path = testing::fresh_temp_dir() / "t.wstrace";
+  testing::write_file(path, "an older trace");
+  {
+    TraceWriter writer(path, testing::two_gpu_header());
+    writer.write(testing::kernel_event(0, 1, "k", 0, 1));
+    writer.flush();
+    EXPECT_EQ(testing::read_file(path), "an older trace");
+  }  // destroyed without close(): an error path
+  EXPECT_EQ(testing::read_file(path), "an older trace");
+  EXPECT_EQ(testing::files_in(path.parent_path()), 1u);
+  TraceWriter writer(path, testing::two_gpu_header());
+  writer.write(testing::kernel_event(0, 1, "k", 0, 1));
+  writer.close();
+  EXPECT_EQ(testing::read_file(path),
+            testing::trace_bytes(testing::two_gpu_header(), {testing::kernel_event(0, 1, "k", 0, 1)}));
 }
 
 TEST(TraceWriter, FileLayoutMatchesTheDocumentedFormat) {

@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <array>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <stdexcept>
 
+#include "atomic_output.h"
 #include "outputs/host_tracks.h"
 #include "outputs/timeline_lanes.h"
 #include "outputs/timeline_slices.h"
@@ -246,11 +246,12 @@ TimelineResult write_timeline(const std::vector<TimelineSource>& sources, std::o
 
 TimelineResult write_timeline_file(const std::vector<TimelineSource>& sources, const std::filesystem::path& path,
                                    const TimelineOptions& options) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error(fmt::format("{}: cannot write the timeline", path.string()));
-  TimelineResult result = write_timeline(sources, out, options);
-  out.close();
-  if (!out) throw std::runtime_error(fmt::format("{}: error while writing the timeline", path.string()));
+  std::vector<std::filesystem::path> inputs;
+  for (const TimelineSource& source : sources) inputs.push_back(source.path);
+  refuse_outputs_over_inputs({path}, inputs);
+  AtomicOutputFile file(path);  // whole or not at all
+  TimelineResult result = write_timeline(sources, file.stream(), options);
+  file.commit();
   return result;
 }
 

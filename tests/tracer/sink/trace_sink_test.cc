@@ -1,7 +1,10 @@
 // The sink turns batches of CUPTI-like records into a trace file that the reader accepts.
+#include <unistd.h>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "atomic_output.h"
 #include "sample_trace.h"
 #include "sink/trace_sink.h"
 #include "trace_reader.h"
@@ -96,9 +99,13 @@ TEST(TraceSink, EveryBatchIsOnDiskBeforeTheNextArrives) {
   TraceSink sink(path, base_header(), log.sink());
   sink.consume({device(0), kernel(0, 10)});
   sink.consume({kernel(0, 200)});
-  // The process could be killed now: the file holds both batches and reads as truncated.
+  // The process could be killed now: the trace's temporary file holds both batches and reads as truncated (what
+  // `warpsim record` keeps as PATH.partial); the trace itself appears only when closed.
+  EXPECT_FALSE(std::filesystem::exists(path));
+  const std::vector<std::filesystem::path> leftovers = leftover_temporaries(path, ::getpid());
+  ASSERT_EQ(leftovers.size(), 1u);
   std::optional<Truncation> truncation;
-  EXPECT_EQ(read_events(path, &truncation).size(), 2u);
+  EXPECT_EQ(read_events(leftovers[0], &truncation).size(), 2u);
   EXPECT_TRUE(truncation.has_value());
 }
 
