@@ -127,10 +127,10 @@ bool TraceReader::read_record() {
   record_offset_ = offset_;
   std::uint64_t length = 0;
   if (!read_varint(length)) return cut_short(record_offset_, "the file ends inside a record's length field");
-  if (length == 0) fail(record_offset_, "garbage: a record of length 0");
+  if (length == 0) fail_record("garbage: a record of length 0");
   if (length > trace_format::kMaxRecordBytes)
-    fail(record_offset_, "length field " + std::to_string(length) + " is absurdly large (a record is at most " +
-                             megabytes(trace_format::kMaxRecordBytes) + "): corrupt trace");
+    fail_record("length field " + std::to_string(length) + " is absurdly large (a record is at most " +
+                megabytes(trace_format::kMaxRecordBytes) + "): corrupt trace");
   const std::uint64_t left = records_end_ - offset_;
   if (length > left)
     return cut_short(record_offset_, "length field " + std::to_string(length) + " is larger than the " +
@@ -141,8 +141,7 @@ bool TraceReader::read_record() {
   // A failed parse is reported below, once, as one line: keep protobuf's own log off stderr.
   const google::protobuf::LogSilencer silence_protobuf_log;
   if (!record_.ParseFromString(record_bytes_))
-    fail(record_offset_,
-         "garbage inside the record: its " + std::to_string(length) + " bytes are not a valid warpsim record");
+    fail_record("garbage inside the record: its " + std::to_string(length) + " bytes are not a valid warpsim record");
   return true;
 }
 
@@ -160,8 +159,28 @@ bool TraceReader::read_varint(std::uint64_t& value) {
   fail(record_offset_, "garbage: a record length field longer than 10 bytes");
 }
 
+// A record that cannot be one: corruption, unless an end-of-trace trailer stands where it starts.
+void TraceReader::fail_record(const std::string& reason) {
+  refuse_junk_after_trailer(record_offset_);
+  fail(record_offset_, reason);
+}
+
+// A trailer where a record should start: the trace was closed there and bytes were appended after it, which is not
+// a truncation (the events are whole) but not the file warpsim wrote either.
+void TraceReader::refuse_junk_after_trailer(std::uint64_t at) {
+  if (size_ < at + trace_format::kTrailerBytes) return;
+  std::string magic(trace_format::kTrailerMagic.size(), '\0');
+  seek(at);
+  read_bytes(magic.data(), magic.size(), at);
+  seek(offset_);
+  if (magic != trace_format::kTrailerMagic) return;
+  fail(at, "the end-of-trace trailer is here, followed by " + std::to_string(size_ - at - trace_format::kTrailerBytes) +
+               " bytes that are not part of the trace (junk appended after it)");
+}
+
 // The file ends inside a record: the tail of a killed recording when there is no trailer, corruption when there is.
 bool TraceReader::cut_short(std::uint64_t offset, const std::string& reason) {
+  refuse_junk_after_trailer(offset);
   if (trailer_event_count_) fail(offset, reason + " (the trace was closed, so this is corruption)");
   truncation_ = Truncation{offset, reason};
   finished_ = true;

@@ -53,6 +53,8 @@ class TraceReader {
   void read_header();
   bool read_record();
   bool read_varint(std::uint64_t& value);
+  [[noreturn]] void fail_record(const std::string& reason);
+  void refuse_junk_after_trailer(std::uint64_t at);
   bool cut_short(std::uint64_t offset, const std::string& reason);
   bool finish();
   void read_bytes(char* data, std::uint64_t size, std::uint64_t offset);

@@ -17,9 +17,9 @@ struct Issue {
 class IssueList {
  public:
   void add(FieldPath field, std::string problem);
-  /// value > 0 (and finite).
+  /// value > 0, and within the physical range of its kind (issues.cc: by the field's unit suffix, e.g. _gb_per_s).
   void positive(const FieldPath& field, double value);
-  /// value >= 0 (and finite).
+  /// value >= 0 (0: unmeasured), and where not 0 within the physical range of its kind.
   void non_negative(const FieldPath& field, double value);
   /// low < value <= high.
   void in_half_open_range(const FieldPath& field, double value, double low, double high);
@@ -27,6 +27,8 @@ class IssueList {
   [[nodiscard]] const std::vector<Issue>& issues() const { return issues_; }
 
  private:
+  void within_physical_range(const FieldPath& field, double value);
+
   std::vector<Issue> issues_;
 };
 

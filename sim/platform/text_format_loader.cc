@@ -39,6 +39,10 @@ class FirstErrorCollector : public google::protobuf::io::ErrorCollector {
 };
 
 std::string read_whole_file(const std::filesystem::path& path) {
+  // A FIFO or a device would block or never end: only a regular file is a platform file.
+  std::error_code error;
+  if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error))
+    throw PlatformError(path.string() + ": is not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const char* why = std::filesystem::exists(path) ? "cannot be read" : "no such file";

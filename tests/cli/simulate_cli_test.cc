@@ -1,4 +1,6 @@
 // `warpsim simulate` as users run it: each run is its own process, as SimGrid needs.
+#include <sys/stat.h>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -100,6 +102,29 @@ TEST(SimulateCli, AFullDiskFailsAndKeepsTheOldOutput) {
   EXPECT_NE(result.exit_status, 0);
   EXPECT_EQ(testing::read_file(csv), "an older result");
   EXPECT_EQ(testing::files_in(dir), 1u);
+}
+
+TEST(SimulateCli, PlatformValuesBeyondPhysicalRangesAreRefusedNotAborted) {
+  // Each of these made SimGrid abort (exit 134) or gave an INT64_MAX-ns kernel.
+  for (const std::string assignment : {"gpu.sm_count=3000000000", "gpu.memory.dram_bandwidth_gb_per_s=1e308",
+                                       "gpu.memory.dram_bandwidth_gb_per_s=5e-324", "gpu.sm.latency_cycles.dram=1e30",
+                                       "gpu.sm.latency_cycles.dram=1e-300"}) {
+    const CommandResult result =
+        run_warpsim("simulate " + data("sample.wstrace") + " -p 2xh200-nvlink --set " + assignment);
+    EXPECT_EQ(result.exit_status, 1) << assignment;
+    EXPECT_THAT(result.err, HasSubstr("must be between")) << assignment;
+    EXPECT_THAT(result.err, HasSubstr(assignment.substr(4, assignment.find('=') - 4))) << assignment;
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+  }
+}
+
+TEST(SimulateCli, AFifoAsPlatformIsRefusedAtOnce) {
+  const auto fifo = testing::fresh_temp_dir() / "node.textproto";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const CommandResult result =
+      run_warpsim("simulate " + data("sample.wstrace") + " -p " + fifo.string(), "timeout 20 ");
+  EXPECT_EQ(result.exit_status, 1);  // timeout's 124 when it waits for a writer
+  EXPECT_THAT(result.err, HasSubstr("is not a regular file"));
 }
 
 TEST(SimulateCli, SameInputsGiveByteIdenticalOutputs) {

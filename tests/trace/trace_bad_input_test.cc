@@ -162,6 +162,17 @@ TEST(TraceBadInput, TrailerCountDisagrees) {
   EXPECT_THAT(read_error(bytes).problem(), HasSubstr("trailer counts 3 events"));
 }
 
+TEST(TraceBadInput, JunkAfterTheTrailerIsNamedAsSuchNotAsTruncation) {
+  const std::string closed = sample_bytes();
+  for (const std::string& junk :
+       {std::string("x"), std::string("some junk appended to the file\n"), std::string(4096, '\0')}) {
+    const TraceError error = read_error(closed + junk);
+    EXPECT_EQ(error.offset(), closed.size() - trace_format::kTrailerBytes) << junk.size();
+    EXPECT_THAT(error.problem(), HasSubstr("junk appended")) << junk.size();
+    EXPECT_THAT(error.problem(), HasSubstr(std::to_string(junk.size()) + " bytes")) << junk.size();
+  }
+}
+
 TEST(TraceBadInput, ErrorMessageIsOneLineNamingFileAndOffset) {
   try {
     testing::memory_reader("garbage!garbage!", "traces/bad.wstrace");
