@@ -61,5 +61,20 @@ TEST(RealTraces, TwoH200HaveNvlinkAndPeerCopiesBetweenThem) {
   EXPECT_EQ(directions, (std::set<std::pair<std::uint32_t, std::uint32_t>>{{0, 1}, {1, 0}}));
 }
 
+TEST(RealTraces, ALinksRecordingOnOneGpuHasPcieButNoNvlinkCounts) {
+  // An H100 with no NVLink peer cannot measure nvlrx/nvltx: the tracer used to store 2^63 for them.
+  TraceReader reader(real("h100-launch.links.wstrace"));
+  int kernels = 0;
+  for (const Event& event : read_events(reader)) {
+    if (!event.has_kernel()) continue;
+    ++kernels;
+    const MemoryTraffic& memory = event.kernel().counters().memory();
+    EXPECT_TRUE(memory.has_pcie_read_bytes());
+    EXPECT_FALSE(memory.has_nvlink_rx_bytes()) << memory.nvlink_rx_bytes();
+    EXPECT_FALSE(memory.has_nvlink_tx_bytes()) << memory.nvlink_tx_bytes();
+  }
+  EXPECT_GT(kernels, 100);
+}
+
 }  // namespace
 }  // namespace warpsim

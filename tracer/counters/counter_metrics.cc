@@ -9,6 +9,9 @@ namespace {
 
 using Setter = void (*)(KernelCounters&, double);
 
+// 2^63: no count reaches it, and llround() of anything from here on overflows.
+constexpr double kNoCount = 9223372036854775808.0;
+
 std::uint64_t as_count(double value) { return value <= 0 ? 0 : static_cast<std::uint64_t>(std::llround(value)); }
 
 // CUPTI metric -> KernelCounters field. The macros keep each line to the one fact it states.
@@ -153,6 +156,10 @@ std::vector<std::string> metric_names(MetricGroup group) {
 }
 
 void set_counter(KernelCounters& counters, std::string_view metric, double value) {
+  // What a chip cannot measure comes back as no number or one beyond any count: on a GPU without NVLink peers the
+  // links group's nvlrx__bytes and nvltx__bytes (H100 and H200 alone), stored as 2^63 before. Such a value is no
+  // measurement: the field stays unset.
+  if (!std::isfinite(value) || value >= kNoCount) return;
   if (const auto it = setters().find(metric); it != setters().end()) {
     it->second(counters, value);
     return;

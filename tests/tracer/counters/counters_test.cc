@@ -2,6 +2,8 @@
 // hands counters from a launch to its kernel record.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <set>
 #include <stdexcept>
 
@@ -11,6 +13,24 @@
 
 namespace warpsim::tracer {
 namespace {
+
+TEST(CounterMetrics, AValueNoCountCanHaveLeavesTheFieldUnset) {
+  // The links group on a GPU without NVLink peers (H100, H200 alone) hands back such values for nvlrx/nvltx; they
+  // were stored as 2^63.
+  for (const double value : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                             9223372036854775808.0, 1.8446744073709552e19}) {
+    KernelCounters c;
+    set_counter(c, "nvlrx__bytes.sum", value);
+    set_counter(c, "nvltx__bytes.sum", value);
+    set_counter(c, "some__unknown_metric.sum", value);
+    EXPECT_FALSE(c.memory().has_nvlink_rx_bytes()) << value;
+    EXPECT_FALSE(c.memory().has_nvlink_tx_bytes()) << value;
+    EXPECT_TRUE(c.extra_metrics().empty()) << value;
+  }
+  KernelCounters c;
+  set_counter(c, "nvlrx__bytes.sum", 302e6);
+  EXPECT_EQ(c.memory().nvlink_rx_bytes(), 302000000u);
+}
 
 TEST(CounterMetrics, EveryCatalogueMetricLandsInATypedField) {
   for (MetricGroup group : {MetricGroup::kCore, MetricGroup::kLinks}) {
