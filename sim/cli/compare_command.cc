@@ -8,6 +8,7 @@
 #include "analysis/compare.h"
 #include "outputs/compare_json.h"
 #include "outputs/compare_text.h"
+#include "outputs/printable.h"
 #include "outputs/timeline_json.h"
 
 namespace warpsim::cli {
@@ -33,7 +34,7 @@ void run_compare(const CompareOptions& options) {
   const report::Comparison comparison = report::compare_traces(options.a, options.b);
   if (!options.timeline.empty()) write_side_by_side(options);
   if (options.json) {
-    std::cout << report::comparison_to_json(comparison).dump(2) << '\n';
+    std::cout << report::json_text(report::comparison_to_json(comparison), 2) << '\n';
   } else {
     std::cout << report::comparison_to_text(comparison, options.top);
     if (!options.timeline.empty()) std::cout << "timeline     " << options.timeline << '\n';

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "analysis/trace_summary.h"
+#include "outputs/printable.h"
 #include "outputs/proto_json.h"
 #include "outputs/summary_json.h"
 #include "outputs/summary_text.h"
@@ -23,7 +24,7 @@ struct InspectOptions {
 // One JSON object per line per event, every field of the schema that is set: for scripts and diffing.
 void print_events(TraceReader& reader) {
   Event event;
-  while (reader.next(event)) std::cout << report::proto_to_json(event).dump() << '\n';
+  while (reader.next(event)) std::cout << report::json_text(report::proto_to_json(event)) << '\n';
   if (reader.truncation()) std::cerr << "warning: " << reader.truncation_warning() << '\n';
 }
 
@@ -35,7 +36,7 @@ void run_inspect(const InspectOptions& options) {
   }
   const report::TraceSummary summary = report::summarize(reader, options.top);
   if (options.json)
-    std::cout << report::summary_to_json(summary).dump(2) << '\n';
+    std::cout << report::json_text(report::summary_to_json(summary), 2) << '\n';
   else
     std::cout << report::summary_to_text(summary);
   // A truncated trace is summarized (every complete event counts) and reported, but is not a failure.

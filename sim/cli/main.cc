@@ -10,6 +10,7 @@
 #include "compare_command.h"
 #include "inspect_command.h"
 #include "merge_command.h"
+#include "outputs/printable.h"
 #include "petri_command.h"
 #include "record_command.h"
 #include "sass_command.h"
@@ -45,7 +46,7 @@ int main(int argc, char** argv) {
     return app.exit(error);
   } catch (const std::exception& error) {
     // TraceError and the like: one line naming what and where; the caller gets a plain failure status.
-    std::cerr << "error: " << error.what() << '\n';
+    std::cerr << "error: " << warpsim::report::printable(error.what()) << '\n';
     return 1;
   }
   // What a command printed may not have reached its destination (`inspect --json > file` on a full disk): a failed

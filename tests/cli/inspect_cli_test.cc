@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 
 #include "host_events.h"
 #include "raw_trace.h"
@@ -31,6 +32,25 @@ void expect_clean_failure(const CommandResult& result, const std::string& file, 
   EXPECT_THAT(result.err, HasSubstr(file));
   EXPECT_THAT(result.err, HasSubstr(problem));
   EXPECT_EQ(result.out, "");
+}
+
+TEST(InspectCli, AKernelNameCannotDriveTheTerminal) {
+  const auto trace = testing::fresh_temp_dir() / "t.wstrace";
+  testing::write_trace(trace, testing::two_gpu_header(),
+                       {testing::kernel_event(0, 1, "evil\x1b]0;pwned\x07\x1b[2Jkernel", 0, 1000)});
+  const CommandResult result = run_warpsim("inspect " + trace.string());
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  EXPECT_EQ(result.out.find('\x1b'), std::string::npos);
+  EXPECT_THAT(result.out, HasSubstr("evil\\x1b]0;pwned\\x07\\x1b[2Jkernel"));
+}
+
+TEST(InspectCli, AFileNameThatIsNotUtf8StillGivesValidJson) {
+  const auto trace = testing::fresh_temp_dir() / "trace-\xff\xfe.wstrace";
+  std::filesystem::copy_file(data("sample.wstrace"), trace);
+  const CommandResult result = run_warpsim("inspect --json '" + trace.string() + "'");
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  const nlohmann::json summary = nlohmann::json::parse(result.out, nullptr, false);
+  EXPECT_FALSE(summary.is_discarded()) << result.out.substr(0, 200);
 }
 
 TEST(InspectCli, SummarizesTheShippedSample) {

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "analysis/kernel_name.h"
+#include "outputs/printable.h"
 #include "outputs/readable_units.h"
 
 namespace warpsim::report {
@@ -67,7 +68,7 @@ void append_attribution(std::string& out, const Comparison& c) {
 }
 
 void append_origin(std::string& out, const char* which, const TraceOrigin& origin) {
-  append(out, "{}  {}  ({} trace", which, origin.path, origin.mode);
+  append(out, "{}  {}  ({} trace", which, printable(origin.path), origin.mode);
   if (origin.platform) append(out, ", platform {}", *origin.platform);
   if (origin.model) append(out, ", model {}", *origin.model);
   if (!origin.devices.empty()) append(out, "; {}", fmt::join(origin.devices, ", "));
@@ -80,8 +81,8 @@ void append_names(std::string& out, const Comparison& c, std::size_t top) {
   const std::size_t shown = std::min(top, c.by_name.size());
   for (std::size_t i = 0; i < shown; ++i) {
     const NameError& n = c.by_name[i];
-    append(out, "{:<{}}  {:>8}  {:>12}  {:>12}  {:>8}  {:>8}\n", fit(short_kernel_name(n.name)), kNameWidth, n.launches,
-           format_duration(n.a_ns), format_duration(n.b_ns), percent(n.sum_error_pct, true),
+    append(out, "{:<{}}  {:>8}  {:>12}  {:>12}  {:>8}  {:>8}\n", fit(printable(short_kernel_name(n.name))), kNameWidth,
+           n.launches, format_duration(n.a_ns), format_duration(n.b_ns), percent(n.sum_error_pct, true),
            percent(n.mape_pct, false));
   }
   if (shown < c.by_name.size())

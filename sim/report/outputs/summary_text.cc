@@ -7,6 +7,7 @@
 
 #include "analysis/demangle.h"
 #include "analysis/trace_labels.h"
+#include "outputs/printable.h"
 #include "outputs/readable_units.h"
 
 namespace warpsim::report {
@@ -29,7 +30,7 @@ std::string endpoint_label(const Endpoint& endpoint) {
 }
 
 void append_device(std::string& out, const Device& d) {
-  append(out, "  GPU {}  {}", d.id(), d.name());
+  append(out, "  GPU {}  {}", d.id(), printable(d.name()));
   if (d.has_compute_capability_major())
     append(out, "  sm_{}{}", d.compute_capability_major(), d.compute_capability_minor());
   if (d.has_sm_count()) append(out, "  {} SMs", d.sm_count());
@@ -72,7 +73,7 @@ void append_top_kernels(std::string& out, const TraceSummary& s) {
   append(out, "top kernels by total time\n  {:>12}  {:>8}  {:>12}  name\n", "total", "launches", "mean");
   for (const KernelTotals& k : s.top_kernels)
     append(out, "  {:>12}  {:>8}  {:>12}  {}\n", format_duration(k.total_ns), k.launches,
-           format_duration(k.total_ns / k.launches), demangle(k.name));
+           format_duration(k.total_ns / k.launches), printable(demangle(k.name)));
 }
 
 }  // namespace
@@ -80,10 +81,11 @@ void append_top_kernels(std::string& out, const TraceSummary& s) {
 std::string summary_to_text(const TraceSummary& s) {
   const TraceHeader& h = s.header;
   std::string out;
-  append(out, "trace      {} (format {}, {} mode, written by warpsim {})\n", s.file, s.format_version,
-         capture_mode_label(h.mode()), h.tool_version());
+  append(out, "trace      {} (format {}, {} mode, written by warpsim {})\n", printable(s.file), s.format_version,
+         capture_mode_label(h.mode()), printable(h.tool_version()));
   if (!h.capture_host().empty() || h.command_line_size() > 0)
-    append(out, "captured   on {}: {}\n", h.capture_host(), fmt::join(h.command_line(), " "));
+    append(out, "captured   on {}: {}\n", printable(h.capture_host()),
+           printable(fmt::format("{}", fmt::join(h.command_line(), " "))));
   append(out, "devices    {}\n", h.devices_size());
   for (const Device& device : h.devices()) append_device(out, device);
   append(out, "links      {}\n", h.links_size());

@@ -10,6 +10,7 @@
 
 #include "atomic_output.h"
 #include "outputs/host_tracks.h"
+#include "outputs/printable.h"
 #include "outputs/timeline_lanes.h"
 #include "outputs/timeline_slices.h"
 #include "outputs/timeline_tracks.h"
@@ -72,7 +73,7 @@ class EventWriter {
  public:
   explicit EventWriter(std::ostream& out) : out_(out) {}
   void write(const nlohmann::json& event) {
-    out_ << (first_ ? "\n" : ",\n") << event.dump();
+    out_ << (first_ ? "\n" : ",\n") << json_text(event);
     first_ = false;
   }
 
