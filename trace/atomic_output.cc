@@ -1,7 +1,6 @@
 #include "atomic_output.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,9 +23,11 @@ std::filesystem::path directory_of(const std::filesystem::path& target) {
 }
 
 // The start of the temporary names process `pid` gives files for `target`: the target's own name (so a leftover says
-// what it was for) and the process.
+// what it was for; its first 128 bytes, so that a long name still leaves room within a file name's 255) and the
+// process.
 std::string temporary_prefix(const std::filesystem::path& target, long pid) {
-  return "." + target.filename().string() + ".warpsim-" + std::to_string(pid) + "-";
+  constexpr std::size_t kNameBytesKept = 128;
+  return "." + target.filename().string().substr(0, kNameBytesKept) + ".warpsim-" + std::to_string(pid) + "-";
 }
 
 constexpr std::string_view kTemporarySuffix = ".tmp";

@@ -70,6 +70,15 @@ TEST(AtomicOutputFile, ADirectWriteToAFullDiskThrowsAtOnce) {
   EXPECT_THROW(file.write(bytes.data(), bytes.size()), OutputError);
 }
 
+TEST(AtomicOutputFile, ATargetWithTheLongestNameStillGetsItsTemporary) {
+  const auto dir = testing::fresh_temp_dir();
+  const std::string longest(255, 'n');
+  AtomicOutputFile file(dir / longest);
+  file.stream() << "x";
+  file.commit();
+  EXPECT_EQ(testing::read_file(dir / longest), "x");
+}
+
 TEST(AtomicOutputFile, TakesTheUmaskAsAnyNewFile) {
   const auto dir = testing::fresh_temp_dir();
   const mode_t old_mask = ::umask(027);
