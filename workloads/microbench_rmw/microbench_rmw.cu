@@ -28,6 +28,24 @@ constexpr int kArray = 64;  // floats per thread, as local_spill
 
 __host__ __device__ inline unsigned lcg(unsigned s) { return s * 1664525u + 1013904223u; }
 
+// Word k's value before the rounds (small integers: every sum is exact in float, in any order).
+__host__ __device__ inline float initial_value(unsigned key, int k) {
+  return static_cast<float>((key >> (k & 15)) & 7u);
+}
+
+// One round's random words, from the thread's LCG state: the kernel and the CPU's reference draw the same.
+struct Draw {
+  unsigned k1;  // the word written
+  unsigned k2;  // the word read
+};
+
+__host__ __device__ inline Draw next_draw(unsigned& s) {
+  s = lcg(s);
+  const unsigned k1 = s >> 26;
+  s = lcg(s);
+  return {k1, s >> 26};
+}
+
 enum class Kind { kLocal, kGlobal, kLoads };
 
 // Index of word k of this thread in the global layout: local memory's (a warp's lanes interleaved word by word).
@@ -45,7 +63,7 @@ __global__ void __launch_bounds__(kThreads) shuffle(float* __restrict__ store, f
   float sum = 0;
 #pragma unroll
   for (int k = 0; k < kArray; ++k) {
-    const float v = static_cast<float>((key >> (k & 15)) & 7u);
+    const float v = initial_value(key, k);
     if (kKind == Kind::kLocal)
       local[k] = v;
     else
@@ -53,10 +71,7 @@ __global__ void __launch_bounds__(kThreads) shuffle(float* __restrict__ store, f
   }
   unsigned s = key;
   for (int r = 0; r < rounds; ++r) {
-    s = lcg(s);
-    const unsigned k1 = s >> 26;
-    s = lcg(s);
-    const unsigned k2 = s >> 26;
+    const auto [k1, k2] = next_draw(s);
     if (kKind == Kind::kLocal) local[k1] = local[k2] + static_cast<float>(r & 3);
     if (kKind == Kind::kGlobal)
       store[slot(static_cast<int>(k1))] = store[slot(static_cast<int>(k2))] + static_cast<float>(r & 3);
@@ -71,13 +86,10 @@ __global__ void __launch_bounds__(kThreads) shuffle(float* __restrict__ store, f
 float reference(unsigned key, int rounds, Kind kind) {
   float a[kArray];
   float sum = 0;
-  for (int k = 0; k < kArray; ++k) a[k] = static_cast<float>((key >> (k & 15)) & 7u);
+  for (int k = 0; k < kArray; ++k) a[k] = initial_value(key, k);
   unsigned s = key;
   for (int r = 0; r < rounds; ++r) {
-    s = lcg(s);
-    const unsigned k1 = s >> 26;
-    s = lcg(s);
-    const unsigned k2 = s >> 26;
+    const auto [k1, k2] = next_draw(s);
     if (kind == Kind::kLoads)
       sum += a[k2];
     else
