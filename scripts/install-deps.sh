@@ -11,6 +11,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
   libzstd-dev  # compressed fatbin entries (trace/fatbin.cc)
+  zlib1g-dev  # the traces' record checksums (trace/record_checksum.cc)
   clang-14 libclang-rt-14-dev
   python3  # tests/golden and scripts/check-includes.py
 )

@@ -1,12 +1,14 @@
 #include "trace_reader.h"
 
 #include <array>
+#include <cstdio>
 #include <fstream>
 #include <system_error>
 #include <utility>
 
 #include <google/protobuf/stubs/logging.h>
 
+#include "record_checksum.h"
 #include "trace_error.h"
 #include "trace_format.h"
 
@@ -38,6 +40,12 @@ std::unique_ptr<std::istream> open_binary(const std::filesystem::path& path) {
 }
 
 std::string megabytes(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+std::string hex(std::uint32_t value) {
+  std::array<char, 11> text{};
+  std::snprintf(text.data(), text.size(), "0x%08x", value);
+  return text.data();
+}
 
 }  // namespace
 
@@ -131,18 +139,34 @@ bool TraceReader::read_record() {
   if (length > trace_format::kMaxRecordBytes)
     fail_record("length field " + std::to_string(length) + " is absurdly large (a record is at most " +
                 megabytes(trace_format::kMaxRecordBytes) + "): corrupt trace");
+  const std::uint64_t checksum_bytes = has_checksums() ? trace_format::kChecksumBytes : 0;
   const std::uint64_t left = records_end_ - offset_;
-  if (length > left)
-    return cut_short(record_offset_, "length field " + std::to_string(length) + " is larger than the " +
+  if (length + checksum_bytes > left)
+    return cut_short(record_offset_, "length field " + std::to_string(length) +
+                                         (checksum_bytes ? " plus the checksum is" : " is") + " larger than the " +
                                          std::to_string(left) + " bytes left in the file");
   record_bytes_.resize(length);
   read_bytes(record_bytes_.data(), length, offset_);
   offset_ += length;
+  if (checksum_bytes) check_checksum();
   // A failed parse is reported below, once, as one line: keep protobuf's own log off stderr.
   const google::protobuf::LogSilencer silence_protobuf_log;
   if (!record_.ParseFromString(record_bytes_))
     fail_record("garbage inside the record: its " + std::to_string(length) + " bytes are not a valid warpsim record");
   return true;
+}
+
+// Damage is named as damage before the bytes are parsed: a changed byte could still parse as a different record.
+void TraceReader::check_checksum() {
+  std::array<char, trace_format::kChecksumBytes> stored_bytes{};
+  read_bytes(stored_bytes.data(), stored_bytes.size(), offset_);
+  offset_ += stored_bytes.size();
+  const auto stored = static_cast<std::uint32_t>(read_le(stored_bytes.data(), stored_bytes.size()));
+  const std::uint32_t computed = record_checksum(record_bytes_);
+  if (stored != computed)
+    fail_record("checksum mismatch: the record's " + std::to_string(record_bytes_.size()) +
+                " bytes (or its checksum) changed after it was written: damaged trace (stored " + hex(stored) +
+                ", computed " + hex(computed) + ")");
 }
 
 bool TraceReader::read_varint(std::uint64_t& value) {

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "trace.pb.h"
+#include "trace_format.h"
 #include "trace_validation.h"
 
 namespace warpsim {
@@ -34,6 +35,8 @@ class TraceReader {
 
   const TraceHeader& header() const { return header_; }
   std::uint32_t format_version() const { return format_version_; }
+  /// Whether each record carries a checksum (format 2 on): without, a changed byte inside a record may go unnoticed.
+  bool has_checksums() const { return format_version_ >= trace_format::kFirstChecksummedVersion; }
   const std::string& name() const { return name_; }
 
   /// Reads the next event into `event`. Returns false after the last one. Throws TraceError on corruption.
@@ -52,6 +55,7 @@ class TraceReader {
   void find_trailer();
   void read_header();
   bool read_record();
+  void check_checksum();
   bool read_varint(std::uint64_t& value);
   [[noreturn]] void fail_record(const std::string& reason);
   void refuse_junk_after_trailer(std::uint64_t at);

@@ -1,11 +1,13 @@
 #include "trace_writer.h"
 
 #include <optional>
+#include <string_view>
 #include <utility>
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/wire_format_lite.h>
 
+#include "record_checksum.h"
 #include "trace_error.h"
 #include "trace_format.h"
 
@@ -62,7 +64,7 @@ void TraceWriter::write(const Event& event) {
 }
 
 // Writes the bytes of a Record whose oneof holds `body`, without copying `body` into a Record first:
-// varint(record length), tag of the oneof field, varint(body length), body.
+// varint(record length), tag of the oneof field, varint(body length), body, checksum of the record's bytes.
 void TraceWriter::append_record(const google::protobuf::MessageLite& body, std::uint32_t field_number) {
   const std::size_t body_size = body.ByteSizeLong();
   const std::uint32_t tag =
@@ -72,11 +74,13 @@ void TraceWriter::append_record(const google::protobuf::MessageLite& body, std::
   if (record_size > trace_format::kMaxRecordBytes)
     fail("a record of " + std::to_string(record_size) + " bytes exceeds the format's limit");
   append_varint(buffer_, record_size);
+  const std::size_t record_at = buffer_.size();
   append_varint(buffer_, tag);
   append_varint(buffer_, body_size);
-  const std::size_t at = buffer_.size();
-  buffer_.resize(at + body_size);
-  body.SerializeWithCachedSizesToArray(reinterpret_cast<std::uint8_t*>(buffer_.data() + at));
+  const std::size_t body_at = buffer_.size();
+  buffer_.resize(body_at + body_size);
+  body.SerializeWithCachedSizesToArray(reinterpret_cast<std::uint8_t*>(buffer_.data() + body_at));
+  append_le(buffer_, record_checksum(std::string_view(buffer_).substr(record_at)), trace_format::kChecksumBytes);
   if (buffer_.size() >= buffer_limit_) flush();
 }
 

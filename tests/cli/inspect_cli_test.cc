@@ -118,8 +118,11 @@ TEST(InspectCli, EveryBadInputFailsCleanly) {
   std::string long_length = sample;
   long_length[offsets.back()] = 0x7f;
   std::string garbage = sample;
-  std::fill(garbage.begin() + static_cast<long>(offsets[1]) + 1, garbage.begin() + static_cast<long>(offsets[2]),
-            '\xff');
+  std::fill(garbage.begin() + static_cast<long>(offsets[1]) + 1,
+            garbage.begin() + static_cast<long>(offsets[2] - trace_format::kChecksumBytes), '\xff');
+  testing::reseal_record(garbage, offsets[1]);
+  std::string damaged = sample;
+  damaged[offsets[1] + 3] ^= 0x10;
 
   const std::vector<std::pair<std::string, std::string>> cases = {
       {bad("text.wstrace", "kernel,start,end\n"), "not a warpsim trace"},
@@ -128,7 +131,8 @@ TEST(InspectCli, EveryBadInputFailsCleanly) {
       {bad("absurd-length.wstrace",
            sample.substr(0, offsets[1]) + "\xff\xff\xff\xff\x0f" + sample.substr(offsets[1] + 5)),
        "absurdly large"},
-      {bad("garbage.wstrace", garbage), "garbage"},
+      {bad("garbage.wstrace", garbage), "not a valid warpsim record"},
+      {bad("damaged.wstrace", damaged), "checksum mismatch"},
       {bad("no-header.wstrace", testing::prelude(1) + testing::encode_event(testing::kernel_event(0, 1, "k", 0, 1))),
        "no header"},
       {bad("unknown-device.wstrace",
@@ -142,6 +146,39 @@ TEST(InspectCli, EveryBadInputFailsCleanly) {
     expect_clean_failure(run_warpsim("inspect " + file), file, problem);
     expect_clean_failure(run_warpsim("inspect --json " + file), file, problem);
   }
+}
+
+TEST(InspectCli, VerifyPassesOnlyAWholeTrace) {
+  const CommandResult whole = run_warpsim("inspect --verify " + data("sample.wstrace"));
+  EXPECT_EQ(whole.exit_status, 0) << whole.err;
+  EXPECT_THAT(whole.out, HasSubstr("verified: header and 65 events"));
+  EXPECT_THAT(whole.out, HasSubstr("every record's checksum matches"));
+  EXPECT_EQ(whole.err, "");
+
+  // inspect summarizes a truncated trace with a warning; --verify refuses it.
+  const std::string truncated = data("sample-truncated.wstrace");
+  expect_clean_failure(run_warpsim("inspect --verify " + truncated), truncated, "truncated trace");
+
+  const auto dir = testing::fresh_temp_dir();
+  std::string sample = testing::read_file(data("sample.wstrace"));
+  const std::size_t last_record = testing::record_offsets(sample).back();
+  sample[last_record + 4] ^= 0x01;  // inside a kernel's name or counters: still parses
+  testing::write_file(dir / "damaged.wstrace", sample);
+  expect_clean_failure(run_warpsim("inspect --verify " + (dir / "damaged.wstrace").string()),
+                       (dir / "damaged.wstrace").string(), "checksum mismatch");
+}
+
+TEST(InspectCli, AFormatOneTraceIsReadWithANoteThatItHasNoChecksums) {
+  const auto old = testing::fresh_temp_dir() / "old.wstrace";
+  testing::write_file(old, testing::prelude(1) + testing::encode_header(testing::two_gpu_header()) +
+                               testing::encode_event(testing::kernel_event(0, 1, "k", 0, 1000)) + testing::trailer(1));
+  const CommandResult summary = run_warpsim("inspect " + old.string());
+  EXPECT_EQ(summary.exit_status, 0) << summary.err;
+  EXPECT_THAT(summary.out, HasSubstr("(format 1 without record checksums,"));
+  const CommandResult verified = run_warpsim("inspect --verify " + old.string());
+  EXPECT_EQ(verified.exit_status, 0) << verified.err;
+  EXPECT_THAT(verified.out, HasSubstr("verified: header and 1 events"));
+  EXPECT_THAT(verified.err, HasSubstr("note: " + old.string() + ": format 1 carries no record checksums"));
 }
 
 TEST(InspectCli, UsageErrorsExitNonZero) {

@@ -75,13 +75,15 @@ TEST(TraceWriter, ATraceAppearsOnlyWhenClosed) {
 TEST(TraceWriter, FileLayoutMatchesTheDocumentedFormat) {
   const std::string bytes = testing::trace_bytes(testing::two_gpu_header(), {testing::kernel_event(0, 1, "k", 0, 1)});
   EXPECT_EQ(bytes.substr(0, 8), trace_format::kMagic);
-  EXPECT_EQ(bytes.substr(8, 4), std::string("\x01\x00\x00\x00", 4));
+  EXPECT_EQ(bytes.substr(8, 4), std::string("\x02\x00\x00\x00", 4));
   EXPECT_EQ(bytes.substr(bytes.size() - 16), std::string("\x89WSTREND\x01\x00\x00\x00\x00\x00\x00\x00", 16));
   const auto offsets = testing::record_offsets(bytes);
   ASSERT_EQ(offsets.size(), 2u);
   Record header_record;
-  // Skip the record's length (two bytes for a header this size) and parse it as a Record.
-  ASSERT_TRUE(header_record.ParseFromString(bytes.substr(offsets[0] + 2, offsets[1] - offsets[0] - 2)));
+  // Skip the record's length (two bytes for a header this size), parse it as a Record, check the checksum after it.
+  const std::string header_bytes = bytes.substr(offsets[0] + 2, offsets[1] - offsets[0] - 2 - 4);
+  ASSERT_TRUE(header_record.ParseFromString(header_bytes));
+  EXPECT_EQ(bytes.substr(offsets[1] - 4, 4), testing::checksum_bytes(header_bytes));
   EXPECT_TRUE(header_record.has_header());
   EXPECT_EQ(header_record.header().schema_version(), trace_format::kFormatVersion);
 }

@@ -82,6 +82,7 @@ TraceSummary summarize(TraceReader& reader, std::size_t top_count) {
   TraceSummary summary;
   summary.file = reader.name();
   summary.format_version = reader.format_version();
+  summary.record_checksums = reader.has_checksums();
   summary.header = reader.header();
   SummaryBuilder builder(summary);
   Event event;

@@ -29,6 +29,7 @@ struct CopyTotals {
 struct TraceSummary {
   std::string file;
   std::uint32_t format_version = 0;
+  bool record_checksums = false;  ///< format 2 on: each record carries one
   TraceHeader header;
   std::uint64_t events = 0;
   std::uint64_t kernels = 0;

@@ -40,6 +40,7 @@ nlohmann::json summary_to_json(const TraceSummary& summary) {
   nlohmann::json object = {
       {"file", summary.file},
       {"format_version", summary.format_version},
+      {"record_checksums", summary.record_checksums},
       {"tool_version", header.tool_version()},
       {"capture_host", header.capture_host()},
       {"command_line", std::vector<std::string>(header.command_line().begin(), header.command_line().end())},

@@ -81,8 +81,9 @@ void append_top_kernels(std::string& out, const TraceSummary& s) {
 std::string summary_to_text(const TraceSummary& s) {
   const TraceHeader& h = s.header;
   std::string out;
-  append(out, "trace      {} (format {}, {} mode, written by warpsim {})\n", printable(s.file), s.format_version,
-         capture_mode_label(h.mode()), printable(h.tool_version()));
+  append(out, "trace      {} (format {}{}, {} mode, written by warpsim {})\n", printable(s.file), s.format_version,
+         s.record_checksums ? "" : " without record checksums", capture_mode_label(h.mode()),
+         printable(h.tool_version()));
   if (!h.capture_host().empty() || h.command_line_size() > 0)
     append(out, "captured   on {}: {}\n", printable(h.capture_host()),
            printable(fmt::format("{}", fmt::join(h.command_line(), " "))));
