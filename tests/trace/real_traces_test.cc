@@ -76,5 +76,12 @@ TEST(RealTraces, ALinksRecordingOnOneGpuHasPcieButNoNvlinkCounts) {
   EXPECT_GT(kernels, 100);
 }
 
+TEST(RealTraces, TheTracerWritesAChecksumWithEveryRecord) {
+  TraceReader reader(real("h100-launch.timeline.v2.wstrace"));
+  EXPECT_EQ(reader.format_version(), 2u);
+  EXPECT_TRUE(reader.has_checksums());
+  EXPECT_EQ(read_events(reader).size(), 1099u);  // read_events: the trailer's count and every checksum match
+}
+
 }  // namespace
 }  // namespace warpsim
