@@ -63,6 +63,16 @@ void add_fixed_cost(OpWork& work, const Topology& topology, double fixed_ns) {
 
 }  // namespace
 
+std::vector<std::pair<std::size_t, std::size_t>> transfer_routes(const std::vector<OpWork>& work) {
+  std::vector<std::pair<std::size_t, std::size_t>> routes;
+  for (const OpWork& op : work) {
+    for (const Transfer& transfer : op.transfers) routes.emplace_back(transfer.from, transfer.to);
+  }
+  std::sort(routes.begin(), routes.end());
+  routes.erase(std::unique(routes.begin(), routes.end()), routes.end());
+  return routes;
+}
+
 OpWork kernel_op_work(const models::KernelPrediction& prediction, const Topology& topology, std::uint32_t gpu,
                    const std::vector<std::uint32_t>& peers) {
   OpWork work;

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "kernel_model.h"
@@ -27,6 +28,9 @@ struct OpWork {
   std::vector<Transfer> transfers;
   std::optional<std::size_t> copy_engine;  // a copy: the engine it needs (held while it runs)
 };
+
+/// The (from, to) vertex pairs the transfers of `work` use, each once: the only routes the replay needs.
+std::vector<std::pair<std::size_t, std::size_t>> transfer_routes(const std::vector<OpWork>& work);
 
 /// A kernel on node GPU `gpu`: the model's SM time and its bytes over DRAM, L2, peers' memory and host memory.
 /// Peer bytes are split evenly over `peers` (the GPUs it can access); none: they are dropped.

@@ -132,7 +132,7 @@ std::unique_ptr<sg4::Engine> make_engine() {
 ReplayTimings run_replay(const Topology& topology, const ReplayProgram& program, const std::vector<OpWork>& work,
                          std::size_t copy_engines) {
   auto engine = make_engine();
-  SimgridNode node = build_simgrid_node(*engine, topology);
+  SimgridNode node = build_simgrid_node(*engine, topology, transfer_routes(work));
   sg4::Host* cpu = node.hosts.at(topology.host());  // actors only coordinate: where they live costs nothing
   ReplayState state(program, work, std::move(node), copy_engines);
   for (std::size_t t = 0; t < program.threads.size(); ++t) {

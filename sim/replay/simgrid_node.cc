@@ -51,7 +51,8 @@ std::vector<sg4::LinkInRoute> simgrid_route(const std::vector<Hop>& hops, const 
 
 }  // namespace
 
-SimgridNode build_simgrid_node(sg4::Engine& engine, const Topology& topology) {
+SimgridNode build_simgrid_node(sg4::Engine& engine, const Topology& topology,
+                               const std::vector<std::pair<std::size_t, std::size_t>>& routes) {
   configure_models(engine);
   sg4::NetZone* zone = sg4::create_full_zone("node");
   SimgridNode node;
@@ -64,15 +65,9 @@ SimgridNode build_simgrid_node(sg4::Engine& engine, const Topology& topology) {
   }
   std::vector<LinkHandles> links;
   for (const TopologyLink& link : topology.links()) links.push_back(create_link(zone, link));
-  for (std::size_t a = 0; a < node.hosts.size(); ++a) {
-    for (std::size_t b = 0; b < node.hosts.size(); ++b) {
-      if (a == b || !node.hosts[a] || !node.hosts[b]) continue;
-      // Pairs no activity connects (one GPU's L2 to another's) have no path and need none.
-      if (auto hops = topology.find_route(a, b)) {
-        zone->add_route(node.hosts[a]->get_netpoint(), node.hosts[b]->get_netpoint(), nullptr, nullptr,
-                        simgrid_route(*hops, links), false);
-      }
-    }
+  for (const auto& [from, to] : routes) {
+    zone->add_route(node.hosts.at(from)->get_netpoint(), node.hosts.at(to)->get_netpoint(), nullptr, nullptr,
+                    simgrid_route(topology.route(from, to), links), false);
   }
   zone->seal();
   return node;

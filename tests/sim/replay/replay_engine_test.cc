@@ -263,5 +263,26 @@ TEST(ReplayEngine, PeerCopyRunsAtItsCopyEnginesRateAfterItsFixedCost) {
   EXPECT_NEAR(duration(scenario.run(topology), 0), expected, expected * 1e-3);
 }
 
+// The node is routed for the transfers the replay makes, not for every pair of its 3,002 hosts (9 million routes).
+TEST(ReplayEngine, AThousandGpuNodeRoutesWhatTheReplayUses) {
+  const Topology topology = Topology::from_platform(testing::pcie_node(1000, 32, 0));
+  Scenario scenario;
+  scenario.add(transfer(topology.host(), topology.gpu_memory(999), 1 * kGB), 0);
+  scenario.add(transfer(topology.gpu_memory(998), topology.gpu_memory(999), 1 * kGB), 1);  // through the host
+  scenario.add(transfer(topology.gpu_memory(0), topology.host(), 1 * kGB), 2);
+  const ReplayTimings timings = scenario.run(topology);
+  const double shared = 1 * kGB / (16 * kGB);  // the first two share GPU 999's PCIe link
+  EXPECT_NEAR(duration(timings, 0), shared, shared * 1e-3);
+  EXPECT_NEAR(duration(timings, 1), shared, shared * 1e-3);
+  EXPECT_NEAR(duration(timings, 2), 1.0 / 32, 1e-3 / 32);
+}
+
+TEST(TransferRoutes, EachPairOnceWhateverTheOperations) {
+  OpWork copy = transfer(0, 5, 10);
+  copy.transfers.push_back({5, 0, 10});
+  const std::vector<OpWork> work = {copy, transfer(0, 5, 99), transfer(2, 3, 1), OpWork{}};
+  EXPECT_EQ(transfer_routes(work), (std::vector<std::pair<std::size_t, std::size_t>>{{0, 5}, {2, 3}, {5, 0}}));
+}
+
 }  // namespace
 }  // namespace warpsim::replay
