@@ -83,15 +83,14 @@ void print_host_summary(const SimulateOptions& options, const replay::HostSummar
   }
 }
 
-void print_summary(const SimulateOptions& options, const replay::SourceTrace& trace,
-                   const replay::SimulationResult& result) {
+void print_summary(const SimulateOptions& options, double recorded_kernel_s, const replay::SimulationResult& result) {
   const SimulationInfo& info = result.header.simulation();
   std::cout << fmt::format("simulated {} on {} with {}{}\n", options.trace, info.platform(), info.model(),
                            info.reuses_recorded_kernel_times() ? " (recorded kernel times reused: NOT predictive)" : "");
   std::cout << fmt::format("  kernels {}, counters borrowed {}, without counters {}\n", result.kernels,
                            result.counters_borrowed, result.kernels_without_counters);
-  std::cout << fmt::format("  kernel time: simulated {:.3f} ms, recorded {:.3f} ms\n", kernel_seconds(result.events) * 1e3,
-                           kernel_seconds(trace.events) * 1e3);
+  std::cout << fmt::format("  kernel time: simulated {:.3f} ms, recorded {:.3f} ms\n",
+                           kernel_seconds(result.events) * 1e3, recorded_kernel_s * 1e3);
   std::cout << fmt::format("  span (first start to last end), simulated: {:.3f} ms\n", result.span_s * 1e3);
   print_host_summary(options, result.host);
   if (result.kernels_without_counters > 0) {
@@ -144,15 +143,17 @@ void run_simulate(const SimulateOptions& options) {
   const platform::Platform platform = platform::load_platform(options.platform, options.overrides);
   std::unique_ptr<models::KernelModel> model;
   if (!options.reuse_kernel_times) model = std::make_unique<models::MemoizedModel>(models::make_model(options.model));
-  const replay::SourceTrace trace = replay::read_source_trace(options.trace);
+  replay::SourceTrace trace = replay::read_source_trace(options.trace);
+  const double recorded_kernel_s = kernel_seconds(trace.events);
   replay::SimulationOptions simulation;
   simulation.reuse_recorded_kernel_times = options.reuse_kernel_times;
   simulation.host_scale = options.host_scale;
-  const replay::SimulationResult result = replay::simulate(trace, platform, model.get(), simulation);
-  print_summary(options, trace, result);
+  replay::SimulationResult result = replay::simulate(std::move(trace), platform, model.get(), simulation);
+  print_summary(options, recorded_kernel_s, result);
   const std::string simulated = simulated_trace_path(options);
   const ScratchTrace scratch{simulated != options.output ? simulated : ""};
   if (!simulated.empty()) write_trace(result, simulated);
+  result.events = {};  // the exports read the written trace: give its memory back first
   if (!options.output.empty()) std::cout << "  wrote " << options.output << '\n';
   write_exports(options, simulated);
   // The whole command: reading, predicting, replaying and writing (scripts/bench-replay.sh reads this line).

@@ -177,10 +177,22 @@ std::uint64_t end_of(const Event& event) {
   }
 }
 
+// Sorts keys, then moves each event once: comparing and swapping the events themselves cost a million-event trace
+// half a second.
 void sort_by_api_order(std::vector<Event>& events) {
-  std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
-    return std::pair{correlation_of(a), start_of(a)} < std::pair{correlation_of(b), start_of(b)};
+  struct Key {
+    std::uint64_t correlation, start;
+    std::size_t index;
+  };
+  std::vector<Key> keys;
+  keys.reserve(events.size());
+  for (std::size_t i = 0; i < events.size(); ++i) keys.push_back({correlation_of(events[i]), start_of(events[i]), i});
+  std::stable_sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+    return std::pair{a.correlation, a.start} < std::pair{b.correlation, b.start};
   });
+  std::vector<Event> sorted(events.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) sorted[i].Swap(&events[keys[i].index]);
+  events.swap(sorted);
 }
 
 ReplayProgram build_replay_program(const std::vector<Event>& events) { return ProgramBuilder(events).build(); }

@@ -29,14 +29,14 @@ std::uint32_t device_of(const Event& event) {
   return 0;  // host-side events (API calls, threads) name no device
 }
 
-void check_devices(const SourceTrace& trace, const std::vector<Event>& events, const platform::Platform& platform) {
+void check_devices(const std::string& path, const std::vector<Event>& events, const platform::Platform& platform) {
   for (const Event& event : events) {
     std::uint32_t highest = device_of(event);
     if (event.has_memcpy()) {
       highest = std::max({highest, event.memcpy().src_device_id(), event.memcpy().dst_device_id()});
     }
     if (highest >= platform.gpus.size()) {
-      throw std::runtime_error(fmt::format("{}: uses device {} but node '{}' ({}) has {} GPU(s)", trace.path, highest,
+      throw std::runtime_error(fmt::format("{}: uses device {} but node '{}' ({}) has {} GPU(s)", path, highest,
                                            platform.node.name(), platform.node_file.string(), platform.gpus.size()));
     }
   }
@@ -140,19 +140,24 @@ class CopyEngines {
 
 class Simulation {
  public:
-  Simulation(const SourceTrace& trace, const platform::Platform& platform, const models::KernelModel* model,
+  Simulation(SourceTrace trace, const platform::Platform& platform, const models::KernelModel* model,
              const SimulationOptions& options)
-      : trace_(trace), platform_(platform), model_(model), options_(options),
-        topology_(Topology::from_platform(platform)), engines_(trace.header),
-        peers_(peers_per_gpu(trace.header, static_cast<std::uint32_t>(platform.gpus.size()))),
-        recorded_l2_slices_(recorded_l2_slices(trace.header, platform)) {}
+      : path_(std::move(trace.path)),
+        source_header_(std::move(trace.header)),
+        platform_(platform),
+        model_(model),
+        options_(options),
+        topology_(Topology::from_platform(platform)),
+        engines_(source_header_),
+        peers_(peers_per_gpu(source_header_, static_cast<std::uint32_t>(platform.gpus.size()))),
+        recorded_l2_slices_(recorded_l2_slices(source_header_, platform)),
+        events_(std::move(trace.events)) {}
 
   SimulationResult run() {
-    for (const Event& event : trace_.events) {
-      if (!event.has_marker() && event.kind_case() != Event::KIND_NOT_SET) events_.push_back(event);
-    }
+    std::erase_if(events_,
+                  [](const Event& event) { return event.has_marker() || event.kind_case() == Event::KIND_NOT_SET; });
     sort_by_api_order(events_);
-    check_devices(trace_, events_, platform_);
+    check_devices(path_, events_, platform_);
     result_.counters_borrowed = borrow_counters(events_);
     ReplayProgram program = build_replay_program(events_);
     const HostOptions host{platform_.node.host().api_call_overhead_us() * 1e-6, options_.host_scale};
@@ -161,8 +166,8 @@ class Simulation {
     for (const ReplayOp& op : program.ops) work.push_back(op_work(events_[op.event]));
     const ReplayTimings timings = run_replay(topology_, program, work, engines_.count());
     write_events(program, timings);
-    result_.header = simulated_header(trace_.header, trace_.path, platform_, model_name(),
-                                      options_.reuse_recorded_kernel_times);
+    result_.header =
+        simulated_header(source_header_, path_, platform_, model_name(), options_.reuse_recorded_kernel_times);
     result_.header.mutable_simulation()->set_host_scale(options_.host_scale);
     result_.header.mutable_simulation()->set_host_time_recorded(result_.host.from_api_calls);
     return std::move(result_);
@@ -206,7 +211,7 @@ class Simulation {
     std::vector<std::size_t> op_of_event(events_.size(), kNoOp);
     for (std::size_t op = 0; op < program.ops.size(); ++op) op_of_event[program.ops[op].event] = op;
     for (std::size_t i = 0; i < events_.size(); ++i) {
-      Event event = events_[i];
+      Event& event = events_[i];
       if (const std::size_t op = op_of_event[i]; op != kNoOp) {
         set_times(event, at(timings.op_start[op]), at(timings.op_end[op]));
         extend(timings.op_start[op], timings.op_end[op]);
@@ -214,8 +219,8 @@ class Simulation {
         set_times(event, at(calls[i].first), at(calls[i].second));
         if (event.has_api_call()) extend(calls[i].first, calls[i].second);
       }
-      result_.events.push_back(std::move(event));
     }
+    result_.events = std::move(events_);
     result_.span_s = first < 0 ? 0 : last - first;
   }
 
@@ -251,7 +256,8 @@ class Simulation {
     if (event.has_memset()) { event.mutable_memset()->set_start_ns(start); event.mutable_memset()->set_end_ns(end); }
   }
 
-  const SourceTrace& trace_;
+  std::string path_;
+  TraceHeader source_header_;
   const platform::Platform& platform_;
   const models::KernelModel* model_;
   const SimulationOptions& options_;
@@ -274,10 +280,10 @@ SourceTrace read_source_trace(const std::string& path) {
   return trace;
 }
 
-SimulationResult simulate(const SourceTrace& trace, const platform::Platform& platform,
-                          const models::KernelModel* model, const SimulationOptions& options) {
+SimulationResult simulate(SourceTrace trace, const platform::Platform& platform, const models::KernelModel* model,
+                          const SimulationOptions& options) {
   if (!model && !options.reuse_recorded_kernel_times) throw std::invalid_argument("simulate: no kernel model given");
-  return Simulation(trace, platform, model, options).run();
+  return Simulation(std::move(trace), platform, model, options).run();
 }
 
 }  // namespace warpsim::replay

@@ -41,7 +41,8 @@ struct SimulationResult {
 
 /// Simulates `trace` on `platform`. `model` may be null only in the topology-study mode.
 /// Throws std::runtime_error when the trace cannot run there (a device the node lacks).
-SimulationResult simulate(const SourceTrace& trace, const platform::Platform& platform,
-                          const models::KernelModel* model, const SimulationOptions& options);
+/// The trace's events become the result's (one copy of a large trace in memory, not three): move it in.
+SimulationResult simulate(SourceTrace trace, const platform::Platform& platform, const models::KernelModel* model,
+                          const SimulationOptions& options);
 
 }  // namespace warpsim::replay
