@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,13 +37,6 @@ struct SimulateOptions {
   std::string csv;
 };
 
-// Whole or not at all: TraceWriter writes beside the target and renames.
-void write_trace(const replay::SimulationResult& result, const std::string& path) {
-  TraceWriter writer(path, result.header);
-  for (const Event& event : result.events) writer.write(event);
-  writer.close();
-}
-
 // Before anything is read or written: no output may be an input (the trace, a platform file) or another output.
 void refuse_overwriting_inputs(const SimulateOptions& options) {
   std::vector<std::filesystem::path> outputs;
@@ -56,14 +50,6 @@ double peak_memory_mib() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
-}
-
-double kernel_seconds(const std::vector<Event>& events) {
-  double total = 0;
-  for (const Event& event : events) {
-    if (event.has_kernel()) total += static_cast<double>(event.kernel().end_ns() - event.kernel().start_ns()) * 1e-9;
-  }
-  return total;
 }
 
 // Where the host's time comes from is part of every answer: say it.
@@ -83,14 +69,14 @@ void print_host_summary(const SimulateOptions& options, const replay::HostSummar
   }
 }
 
-void print_summary(const SimulateOptions& options, double recorded_kernel_s, const replay::SimulationResult& result) {
+void print_summary(const SimulateOptions& options, const replay::SimulationResult& result) {
   const SimulationInfo& info = result.header.simulation();
   std::cout << fmt::format("simulated {} on {} with {}{}\n", options.trace, info.platform(), info.model(),
                            info.reuses_recorded_kernel_times() ? " (recorded kernel times reused: NOT predictive)" : "");
   std::cout << fmt::format("  kernels {}, counters borrowed {}, without counters {}\n", result.kernels,
                            result.counters_borrowed, result.kernels_without_counters);
-  std::cout << fmt::format("  kernel time: simulated {:.3f} ms, recorded {:.3f} ms\n",
-                           kernel_seconds(result.events) * 1e3, recorded_kernel_s * 1e3);
+  std::cout << fmt::format("  kernel time: simulated {:.3f} ms, recorded {:.3f} ms\n", result.simulated_kernel_s * 1e3,
+                           result.recorded_kernel_s * 1e3);
   std::cout << fmt::format("  span (first start to last end), simulated: {:.3f} ms\n", result.span_s * 1e3);
   print_host_summary(options, result.host);
   if (result.kernels_without_counters > 0) {
@@ -143,17 +129,22 @@ void run_simulate(const SimulateOptions& options) {
   const platform::Platform platform = platform::load_platform(options.platform, options.overrides);
   std::unique_ptr<models::KernelModel> model;
   if (!options.reuse_kernel_times) model = std::make_unique<models::MemoizedModel>(models::make_model(options.model));
-  replay::SourceTrace trace = replay::read_source_trace(options.trace);
-  const double recorded_kernel_s = kernel_seconds(trace.events);
+  replay::TraceFileSource source(options.trace);
   replay::SimulationOptions simulation;
   simulation.reuse_recorded_kernel_times = options.reuse_kernel_times;
   simulation.host_scale = options.host_scale;
-  replay::SimulationResult result = replay::simulate(std::move(trace), platform, model.get(), simulation);
-  print_summary(options, recorded_kernel_s, result);
   const std::string simulated = simulated_trace_path(options);
   const ScratchTrace scratch{simulated != options.output ? simulated : ""};
-  if (!simulated.empty()) write_trace(result, simulated);
-  result.events = {};  // the exports read the written trace: give its memory back first
+  // Whole or not at all: the writer writes beside the target and renames on close.
+  std::optional<TraceWriter> writer;
+  replay::SimulationOutput output;
+  if (!simulated.empty()) {
+    output.header = [&](const TraceHeader& header) { writer.emplace(simulated, header); };
+    output.event = [&](const Event& event) { writer->write(event); };
+  }
+  const replay::SimulationResult result = replay::simulate(source, platform, model.get(), simulation, output);
+  if (writer) writer->close();
+  print_summary(options, result);
   if (!options.output.empty()) std::cout << "  wrote " << options.output << '\n';
   write_exports(options, simulated);
   // The whole command: reading, predicting, replaying and writing (scripts/bench-replay.sh reads this line).

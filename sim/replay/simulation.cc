@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "counter_lender.h"
 #include "host_program.h"
 #include "op_work.h"
 #include "replay_engine.h"
@@ -29,49 +30,24 @@ std::uint32_t device_of(const Event& event) {
   return 0;  // host-side events (API calls, threads) name no device
 }
 
-void check_devices(const std::string& path, const std::vector<Event>& events, const platform::Platform& platform) {
-  for (const Event& event : events) {
-    std::uint32_t highest = device_of(event);
-    if (event.has_memcpy()) {
-      highest = std::max({highest, event.memcpy().src_device_id(), event.memcpy().dst_device_id()});
-    }
-    if (highest >= platform.gpus.size()) {
-      throw std::runtime_error(fmt::format("{}: uses device {} but node '{}' ({}) has {} GPU(s)", path, highest,
-                                           platform.node.name(), platform.node_file.string(), platform.gpus.size()));
-    }
-  }
+// The highest device an event names: a copy names its source and destination too.
+std::uint32_t highest_device(const Event& event) {
+  const std::uint32_t device = device_of(event);
+  if (!event.has_memcpy()) return device;
+  return std::max({device, event.memcpy().src_device_id(), event.memcpy().dst_device_id()});
 }
 
-// Whether a kernel has the core counters (instruction mix, memory traffic) the models need; a merge can leave a
-// kernel with only another group's (links, tensor) when its core counters run chose other kernels there.
-bool has_core_counters(const KernelLaunch& k) {
-  return k.has_counters() && k.counters().has_warp_instructions() && k.counters().warp_instructions().has_total();
+// What the replay keeps of a kernel once its work is predicted: the launch without its counters and summaries, the
+// bulk of a kernel event (a million of them held whole took 1.1 GB).
+void strip_for_replay(Event& event) {
+  KernelLaunch& kernel = *event.mutable_kernel();
+  kernel.clear_counters();
+  kernel.clear_sass();
+  kernel.clear_load_sharing();
 }
 
-// A kernel recorded without core counters takes those of an identical launch (same name, grid and block) that has
-// them, keeping any counters of its own on top; with none to borrow, it keeps its own (another group's alone: the
-// models estimate it from the launch configuration and the DRAM bytes the `cache` group measured). Timeline traces
-// whose counters run profiled only some launches (--kernels, --launch-count) or chose other kernels (cuFFT) need it.
-std::size_t borrow_counters(std::vector<Event>& events) {
-  using Key = std::tuple<std::string, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>;
-  auto key_of = [](const KernelLaunch& k) {
-    return Key{k.name(), k.grid().x(), k.grid().y(), k.grid().z(), k.block().x(), k.block().y(), k.block().z()};
-  };
-  std::map<Key, const KernelCounters*> known;
-  for (const Event& event : events) {
-    if (event.has_kernel() && has_core_counters(event.kernel())) known.try_emplace(key_of(event.kernel()), &event.kernel().counters());
-  }
-  std::size_t borrowed = 0;
-  for (Event& event : events) {
-    if (!event.has_kernel() || has_core_counters(event.kernel())) continue;
-    if (auto it = known.find(key_of(event.kernel())); it != known.end()) {
-      KernelCounters counters = *it->second;
-      counters.MergeFrom(event.kernel().counters());
-      *event.mutable_kernel()->mutable_counters() = std::move(counters);
-      ++borrowed;
-    }
-  }
-  return borrowed;
+double duration_s(const KernelLaunch& kernel) {
+  return static_cast<double>(kernel.end_ns() - kernel.start_ns()) * 1e-9;
 }
 
 models::KernelPrediction recorded_time(const KernelLaunch& launch, const platform::GpuSpec& gpu) {
@@ -138,42 +114,91 @@ class CopyEngines {
   std::size_t count_ = 0;
 };
 
+// Simulated start and end of an event on the recording's clock, where the simulation moves it.
+struct NewTimes {
+  std::uint64_t start_ns = 0, end_ns = 0;
+  bool set = false;
+};
+
 class Simulation {
  public:
-  Simulation(SourceTrace trace, const platform::Platform& platform, const models::KernelModel* model,
+  Simulation(EventSource& source, const platform::Platform& platform, const models::KernelModel* model,
              const SimulationOptions& options)
-      : path_(std::move(trace.path)),
-        source_header_(std::move(trace.header)),
+      : source_(source),
         platform_(platform),
         model_(model),
         options_(options),
         topology_(Topology::from_platform(platform)),
-        engines_(source_header_),
-        peers_(peers_per_gpu(source_header_, static_cast<std::uint32_t>(platform.gpus.size()))),
-        recorded_l2_slices_(recorded_l2_slices(source_header_, platform)),
-        events_(std::move(trace.events)) {}
+        engines_(source.header()),
+        peers_(peers_per_gpu(source.header(), static_cast<std::uint32_t>(platform.gpus.size()))),
+        recorded_l2_slices_(recorded_l2_slices(source.header(), platform)) {}
 
-  SimulationResult run() {
-    std::erase_if(events_,
-                  [](const Event& event) { return event.has_marker() || event.kind_case() == Event::KIND_NOT_SET; });
-    sort_by_api_order(events_);
-    check_devices(path_, events_, platform_);
-    result_.counters_borrowed = borrow_counters(events_);
+  SimulationResult run(const SimulationOutput& output) {
+    load();
+    put_in_api_order();
     ReplayProgram program = build_replay_program(events_);
     const HostOptions host{platform_.node.host().api_call_overhead_us() * 1e-6, options_.host_scale};
     result_.host = build_host_threads(events_, program, host);
     std::vector<OpWork> work;
-    for (const ReplayOp& op : program.ops) work.push_back(op_work(events_[op.event]));
+    work.reserve(program.ops.size());
+    for (const ReplayOp& op : program.ops) work.push_back(std::move(work_[api_order_[op.event]]));
+    work_ = {};
     const ReplayTimings timings = run_replay(topology_, program, work, engines_.count());
-    write_events(program, timings);
-    result_.header =
-        simulated_header(source_header_, path_, platform_, model_name(), options_.reuse_recorded_kernel_times);
+    const std::vector<NewTimes> times = simulated_times(program, timings);
+    events_ = {};
+    result_.header = simulated_header(source_.header(), source_.path(), platform_, model_name(),
+                                      options_.reuse_recorded_kernel_times);
     result_.header.mutable_simulation()->set_host_scale(options_.host_scale);
     result_.header.mutable_simulation()->set_host_time_recorded(result_.host.from_api_calls);
+    if (output.header) output.header(result_.header);
+    if (output.event) emit(times, output);
     return std::move(result_);
   }
 
  private:
+  static bool replayed(const Event& event) { return !event.has_marker() && event.kind_case() != Event::KIND_NOT_SET; }
+
+  // First pass: keeps each replayed event and its operation's work. Kernels are predicted as they come and kept
+  // without their counters, but for those that borrow counters, perhaps from a launch later in the trace.
+  void load() {
+    std::vector<std::size_t> borrowers;
+    source_.for_each([&](Event& event) {
+      const std::size_t at = source_events_++;
+      if (!replayed(event)) return;
+      check_device(event);
+      const bool kernel = event.has_kernel();
+      const bool borrows = kernel && !has_core_counters(event.kernel());
+      if (kernel) {
+        result_.recorded_kernel_s += duration_s(event.kernel());
+        lender_.offer(event.kernel());
+      }
+      if (borrows) borrowers.push_back(events_.size());
+      work_.push_back(borrows ? OpWork{} : op_work(event));
+      if (kernel && !borrows) strip_for_replay(event);
+      events_.push_back(std::move(event));
+      source_index_.push_back(at);
+    });
+    for (const std::size_t i : borrowers) {
+      if (lender_.lend(*events_[i].mutable_kernel())) ++result_.counters_borrowed;
+      work_[i] = op_work(events_[i]);
+      strip_for_replay(events_[i]);
+    }
+  }
+
+  void put_in_api_order() {
+    api_order_ = api_order(events_);
+    std::vector<Event> sorted(events_.size());
+    for (std::size_t i = 0; i < api_order_.size(); ++i) sorted[i].Swap(&events_[api_order_[i]]);
+    events_.swap(sorted);
+  }
+
+  void check_device(const Event& event) const {
+    const std::uint32_t device = highest_device(event);
+    if (device < platform_.gpus.size()) return;
+    throw std::runtime_error(fmt::format("{}: uses device {} but node '{}' ({}) has {} GPU(s)", source_.path(), device,
+                                         platform_.node.name(), platform_.node_file.string(), platform_.gpus.size()));
+  }
+
   std::string model_name() const { return model_ ? std::string(model_->name()) : "recorded kernel times"; }
 
   OpWork op_work(const Event& event) {
@@ -183,6 +208,7 @@ class Simulation {
       return work;
     }
     if (event.has_memset()) return memset_work(event.memset(), topology_, platform_);
+    if (!event.has_kernel()) return {};
     const KernelLaunch& launch = event.kernel();
     const platform::GpuSpec& gpu = platform_.gpus[launch.device_id()];
     ++result_.kernels;
@@ -198,8 +224,9 @@ class Simulation {
     return kernel_op_work(prediction, topology_, launch.device_id(), peers_[launch.device_id()]);
   }
 
-  // Simulated times on the recording's clock: simulated time 0 is the recording's first API call or operation.
-  void write_events(const ReplayProgram& program, const ReplayTimings& timings) {
+  // Simulated times on the recording's clock, per source event: simulated time 0 is the recording's first API call
+  // or operation.
+  std::vector<NewTimes> simulated_times(const ReplayProgram& program, const ReplayTimings& timings) {
     const std::uint64_t base = recording_start_ns(events_);
     auto at = [base](double seconds) { return base + static_cast<std::uint64_t>(std::llround(seconds * 1e9)); };
     const std::vector<std::pair<double, double>> calls = call_times(program, timings);
@@ -210,18 +237,34 @@ class Simulation {
     };
     std::vector<std::size_t> op_of_event(events_.size(), kNoOp);
     for (std::size_t op = 0; op < program.ops.size(); ++op) op_of_event[program.ops[op].event] = op;
+    std::vector<NewTimes> times(source_events_);
     for (std::size_t i = 0; i < events_.size(); ++i) {
-      Event& event = events_[i];
+      const Event& event = events_[i];
+      NewTimes& moved = times[source_index_[api_order_[i]]];
       if (const std::size_t op = op_of_event[i]; op != kNoOp) {
-        set_times(event, at(timings.op_start[op]), at(timings.op_end[op]));
+        moved = {at(timings.op_start[op]), at(timings.op_end[op]), true};
         extend(timings.op_start[op], timings.op_end[op]);
+        if (event.has_kernel()) result_.simulated_kernel_s += static_cast<double>(moved.end_ns - moved.start_ns) * 1e-9;
       } else if (calls[i].first >= 0 && (event.has_api_call() || (event.has_sync() && event.sync().type() != Synchronization::EVENT_RECORD))) {
-        set_times(event, at(calls[i].first), at(calls[i].second));
+        moved = {at(calls[i].first), at(calls[i].second), true};
         if (event.has_api_call()) extend(calls[i].first, calls[i].second);
       }
     }
-    result_.events = std::move(events_);
     result_.span_s = first < 0 ? 0 : last - first;
+    return times;
+  }
+
+  // Second pass: every replayed event as read, with the counters it was predicted with and its new times.
+  void emit(const std::vector<NewTimes>& times, const SimulationOutput& output) {
+    std::size_t index = 0;
+    source_.for_each([&](Event& event) {
+      const std::size_t at = index++;
+      if (!replayed(event)) return;
+      if (at >= times.size()) throw std::runtime_error(source_.path() + ": changed while being simulated");
+      if (event.has_kernel()) lender_.lend(*event.mutable_kernel());
+      if (times[at].set) set_times(event, times[at].start_ns, times[at].end_ns);
+      output.event(event);
+    });
   }
 
   // When the host began and ended the API call behind each event (-1: none): the call's own steps for API calls,
@@ -256,8 +299,7 @@ class Simulation {
     if (event.has_memset()) { event.mutable_memset()->set_start_ns(start); event.mutable_memset()->set_end_ns(end); }
   }
 
-  std::string path_;
-  TraceHeader source_header_;
+  EventSource& source_;
   const platform::Platform& platform_;
   const models::KernelModel* model_;
   const SimulationOptions& options_;
@@ -265,7 +307,12 @@ class Simulation {
   CopyEngines engines_;
   std::vector<std::vector<std::uint32_t>> peers_;
   std::map<std::uint32_t, std::uint32_t> recorded_l2_slices_;  // device -> its GPU's L2 slices, where known
-  std::vector<Event> events_;
+  CounterLender lender_;
+  std::size_t source_events_ = 0;          // every event of the source, markers included
+  std::vector<Event> events_;              // the replayed ones, stripped; in API order once loaded
+  std::vector<std::size_t> source_index_;  // per event as loaded: its position in the source
+  std::vector<OpWork> work_;               // per event as loaded: its operation's work (empty: none)
+  std::vector<std::size_t> api_order_;     // position in API order -> position as loaded
   SimulationResult result_;
 };
 
@@ -280,10 +327,21 @@ SourceTrace read_source_trace(const std::string& path) {
   return trace;
 }
 
-SimulationResult simulate(SourceTrace trace, const platform::Platform& platform, const models::KernelModel* model,
-                          const SimulationOptions& options) {
+SimulationResult simulate(EventSource& source, const platform::Platform& platform, const models::KernelModel* model,
+                          const SimulationOptions& options, const SimulationOutput& output) {
   if (!model && !options.reuse_recorded_kernel_times) throw std::invalid_argument("simulate: no kernel model given");
-  return Simulation(std::move(trace), platform, model, options).run();
+  return Simulation(source, platform, model, options).run(output);
+}
+
+SimulationResult simulate(const SourceTrace& trace, const platform::Platform& platform,
+                          const models::KernelModel* model, const SimulationOptions& options) {
+  EventsInMemory source(trace.path, trace.header, trace.events);
+  std::vector<Event> events;
+  SimulationResult result =
+      simulate(source, platform, model, options,
+               {[](const TraceHeader&) {}, [&events](const Event& event) { events.push_back(event); }});
+  result.events = std::move(events);
+  return result;
 }
 
 }  // namespace warpsim::replay

@@ -2,9 +2,11 @@
 // `warpsim simulate` without the CLI: a recorded trace in, the simulated trace out (same schema, same devices,
 // streams and correlation ids, new times), on a platform and with an SM timing model.
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "event_source.h"
 #include "host_program.h"
 #include "kernel_model.h"
 #include "platform.h"
@@ -12,13 +14,14 @@
 
 namespace warpsim::replay {
 
+/// A trace held in memory (tests and tools; `warpsim simulate` streams the file instead: TraceFileSource).
 struct SourceTrace {
   std::string path;
   TraceHeader header;
   std::vector<Event> events;
 };
 
-/// Reads a whole trace (the replay needs every event to order streams). A truncated trace yields its complete events.
+/// Reads a whole trace into memory. A truncated trace yields its complete events.
 SourceTrace read_source_trace(const std::string& path);
 
 struct SimulationOptions {
@@ -31,7 +34,9 @@ struct SimulationOptions {
 
 struct SimulationResult {
   TraceHeader header;         // CAPTURE_MODE_SIMULATED, with SimulationInfo
-  std::vector<Event> events;  // in API order; markers are host-side and left out
+  std::vector<Event> events;  // simulate(SourceTrace) only: in the source's order; markers are host-side and left out
+  double recorded_kernel_s = 0;   // sum of the source's kernel durations
+  double simulated_kernel_s = 0;  // the same, simulated
   std::size_t kernels = 0;
   std::size_t kernels_without_counters = 0;  // predicted from the launch configuration only
   std::size_t counters_borrowed = 0;         // took the counters of an identical launch of the same kernel
@@ -39,10 +44,22 @@ struct SimulationResult {
   HostSummary host;        // how the host side was replayed
 };
 
-/// Simulates `trace` on `platform`. `model` may be null only in the topology-study mode.
-/// Throws std::runtime_error when the trace cannot run there (a device the node lacks).
-/// The trace's events become the result's (one copy of a large trace in memory, not three): move it in.
-SimulationResult simulate(SourceTrace trace, const platform::Platform& platform, const models::KernelModel* model,
-                          const SimulationOptions& options);
+/// Where the simulated trace goes: `header` once, then `event` for each event of the source but its markers, in the
+/// source's order, with simulated times. Either may be empty (no second pass without `event`).
+struct SimulationOutput {
+  std::function<void(const TraceHeader&)> header;
+  std::function<void(const Event&)> event;
+};
+
+/// Simulates `source` on `platform`, reading it twice: once to predict each operation and replay them, once to give
+/// `output` its events with their new times. Between the two, memory holds what the replay needs per operation (the
+/// events without their counters and SASS summaries, which are predicted as they are read) rather than the trace.
+/// `model` may be null only in the topology-study mode. Throws std::runtime_error when the trace cannot run there (a
+/// device the node lacks).
+SimulationResult simulate(EventSource& source, const platform::Platform& platform, const models::KernelModel* model,
+                          const SimulationOptions& options, const SimulationOutput& output);
+/// The same on a trace in memory; the result holds the simulated events.
+SimulationResult simulate(const SourceTrace& trace, const platform::Platform& platform,
+                          const models::KernelModel* model, const SimulationOptions& options);
 
 }  // namespace warpsim::replay
