@@ -16,6 +16,7 @@
 #include "atomic_output.h"
 #include "memoized_model.h"
 #include "outputs/kernels_csv.h"
+#include "outputs/progress_line.h"
 #include "outputs/timeline_json.h"
 #include "platform.h"
 #include "registry.h"
@@ -87,12 +88,15 @@ void print_summary(const SimulateOptions& options, const replay::SimulationResul
 }
 
 // The timeline puts the source trace and its simulation side by side, each starting at 0.
-void write_exports(const SimulateOptions& options, const std::string& simulated) {
+void write_exports(const SimulateOptions& options, const std::string& simulated, report::ProgressLine& progress) {
   if (!options.timeline.empty()) {
     const std::vector<report::TimelineSource> sources{
         {"recorded: " + std::filesystem::path(options.trace).filename().string(), options.trace},
         {"simulated: " + std::filesystem::path(simulated).filename().string(), simulated}};
-    report::write_timeline_file(sources, options.timeline);
+    report::TimelineOptions timeline;
+    timeline.progress = [&progress](std::uint64_t slices) { progress.update("timeline", "slices", slices, 0); };
+    report::write_timeline_file(sources, options.timeline, timeline);
+    progress.clear();
     std::cout << "  wrote " << options.timeline << " (open it in ui.perfetto.dev)\n";
   }
   if (!options.csv.empty()) {
@@ -133,6 +137,9 @@ void run_simulate(const SimulateOptions& options) {
   replay::SimulationOptions simulation;
   simulation.reuse_recorded_kernel_times = options.reuse_kernel_times;
   simulation.host_scale = options.host_scale;
+  report::ProgressLine progress(std::cerr, report::stderr_is_a_terminal());
+  simulation.progress = [&progress](std::string_view phase, std::string_view what, std::uint64_t done,
+                                    std::uint64_t total) { progress.update(phase, what, done, total); };
   const std::string simulated = simulated_trace_path(options);
   const ScratchTrace scratch{simulated != options.output ? simulated : ""};
   // Whole or not at all: the writer writes beside the target and renames on close.
@@ -144,9 +151,10 @@ void run_simulate(const SimulateOptions& options) {
   }
   const replay::SimulationResult result = replay::simulate(source, platform, model.get(), simulation, output);
   if (writer) writer->close();
+  progress.clear();
   print_summary(options, result);
   if (!options.output.empty()) std::cout << "  wrote " << options.output << '\n';
-  write_exports(options, simulated);
+  write_exports(options, simulated, progress);
   // The whole command: reading, predicting, replaying and writing (scripts/bench-replay.sh reads this line).
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::cout << fmt::format("  took {:.3f} s, peak memory {:.1f} MiB\n", wall_s, peak_memory_mib());

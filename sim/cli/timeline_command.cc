@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "outputs/progress_line.h"
 #include "outputs/timeline_json.h"
 
 namespace warpsim::cli {
@@ -23,7 +24,12 @@ void run_timeline(const TimelineCommandOptions& options) {
     const std::filesystem::path path(trace);
     sources.push_back({path.filename().string(), path});
   }
-  const report::TimelineResult result = report::write_timeline_file(sources, options.output, {options.common_clock});
+  report::ProgressLine progress(std::cerr, report::stderr_is_a_terminal());
+  report::TimelineOptions timeline;
+  timeline.common_clock = options.common_clock;
+  timeline.progress = [&progress](std::uint64_t slices) { progress.update("timeline", "slices", slices, 0); };
+  const report::TimelineResult result = report::write_timeline_file(sources, options.output, timeline);
+  progress.clear();
   for (const std::string& warning : result.warnings) std::cerr << "warning: " << warning << '\n';
   std::cout << options.output << ": " << result.events << " events";
   if (result.flows > 0) std::cout << " and " << result.flows << " flow arrows";

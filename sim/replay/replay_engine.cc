@@ -16,10 +16,15 @@ namespace {
 // Shared by the actors. SimGrid runs actors one at a time, so plain data needs no locking.
 class ReplayState {
  public:
-  ReplayState(const ReplayProgram& program, const std::vector<OpWork>& work, SimgridNode node,
-              std::size_t copy_engines)
-      : program_(program), work_(work), node_(std::move(node)), done_(program.ops.size(), false),
-        done_signal_(program.ops.size()), timings_{} {
+  ReplayState(const ReplayProgram& program, const std::vector<OpWork>& work, SimgridNode node, std::size_t copy_engines,
+              const OpsEnded& ops_ended)
+      : program_(program),
+        work_(work),
+        node_(std::move(node)),
+        ops_ended_(ops_ended),
+        done_(program.ops.size(), false),
+        done_signal_(program.ops.size()),
+        timings_{} {
     timings_.op_start.assign(program.ops.size(), 0);
     timings_.op_end.assign(program.ops.size(), 0);
     for (const HostThreadProgram& thread : program.threads) timings_.host_step_end.emplace_back(thread.steps.size(), 0);
@@ -106,11 +111,15 @@ class ReplayState {
     timings_.op_end[op] = sg4::Engine::get_clock();
     done_[op] = true;
     if (done_signal_[op]) done_signal_[op]->release();
+    ++ops_done_;
+    if (ops_ended_) ops_ended_(ops_done_);
   }
 
   const ReplayProgram& program_;
   const std::vector<OpWork>& work_;
   SimgridNode node_;
+  const OpsEnded& ops_ended_;
+  std::size_t ops_done_ = 0;
   std::vector<bool> done_;
   std::vector<sg4::SemaphorePtr> done_signal_;
   std::vector<sg4::SemaphorePtr> issued_;
@@ -124,17 +133,23 @@ std::unique_ptr<sg4::Engine> make_engine() {
   static std::string quiet = "--log=root.thresh:critical";
   static char* argv[] = {program.data(), quiet.data(), nullptr};
   int argc = 2;
-  return std::make_unique<sg4::Engine>(&argc, argv);
+  auto engine = std::make_unique<sg4::Engine>(&argc, argv);
+#if defined(__SANITIZE_ADDRESS__)
+  // Under AddressSanitizer (scripts/sanitize.sh) actors run on threads: SimGrid's default contexts switch stacks
+  // behind ASan's back.
+  engine->set_config("contexts/factory:thread");
+#endif
+  return engine;
 }
 
 }  // namespace
 
 ReplayTimings run_replay(const Topology& topology, const ReplayProgram& program, const std::vector<OpWork>& work,
-                         std::size_t copy_engines) {
+                         std::size_t copy_engines, const OpsEnded& ops_ended) {
   auto engine = make_engine();
   SimgridNode node = build_simgrid_node(*engine, topology, transfer_routes(work));
   sg4::Host* cpu = node.hosts.at(topology.host());  // actors only coordinate: where they live costs nothing
-  ReplayState state(program, work, std::move(node), copy_engines);
+  ReplayState state(program, work, std::move(node), copy_engines, ops_ended);
   for (std::size_t t = 0; t < program.threads.size(); ++t) {
     sg4::Actor::create("host.thread" + std::to_string(program.threads[t].thread_id), cpu,
                        [&state, t] { state.run_host(t); });

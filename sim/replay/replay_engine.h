@@ -3,6 +3,7 @@
 // issues operations and blocks as its program says; each stream actor runs its operations in order once issued and
 // once the operations they wait for have ended. Copies that need a copy engine hold it while they run.
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "op_work.h"
@@ -17,9 +18,12 @@ struct ReplayTimings {
   double end = 0;                                  // when the last actor finished
 };
 
+/// Called with the number of operations ended so far, after each one ends (progress displays).
+using OpsEnded = std::function<void(std::size_t)>;
+
 /// Creates the process's SimGrid engine (one per process: shared notes/simgrid.md), builds the node and runs.
 /// `copy_engines`: how many copy engines (OpWork::copy_engine indexes them), each running one copy at a time.
 ReplayTimings run_replay(const Topology& topology, const ReplayProgram& program, const std::vector<OpWork>& work,
-                         std::size_t copy_engines = 0);
+                         std::size_t copy_engines = 0, const OpsEnded& ops_ended = {});
 
 }  // namespace warpsim::replay

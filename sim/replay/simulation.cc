@@ -114,6 +114,9 @@ class CopyEngines {
   std::size_t count_ = 0;
 };
 
+// How often the progress callback hears of events or operations: rarely enough to cost nothing.
+constexpr std::size_t kProgressEvery = 4096;
+
 // Simulated start and end of an event on the recording's clock, where the simulation moves it.
 struct NewTimes {
   std::uint64_t start_ns = 0, end_ns = 0;
@@ -143,7 +146,10 @@ class Simulation {
     work.reserve(program.ops.size());
     for (const ReplayOp& op : program.ops) work.push_back(std::move(work_[api_order_[op.event]]));
     work_ = {};
-    const ReplayTimings timings = run_replay(topology_, program, work, engines_.count());
+    const ReplayTimings timings = run_replay(topology_, program, work, engines_.count(), [&](std::size_t ended) {
+      if (options_.progress && ended % kProgressEvery == 0)
+        options_.progress("replaying", "operations", ended, work.size());
+    });
     const std::vector<NewTimes> times = simulated_times(program, timings);
     events_ = {};
     result_.header = simulated_header(source_.header(), source_.path(), platform_, model_name(),
@@ -164,6 +170,7 @@ class Simulation {
     std::vector<std::size_t> borrowers;
     source_.for_each([&](Event& event) {
       const std::size_t at = source_events_++;
+      if (options_.progress && at % kProgressEvery == 0) options_.progress("reading", "events", at, 0);
       if (!replayed(event)) return;
       check_device(event);
       const bool kernel = event.has_kernel();
@@ -259,6 +266,7 @@ class Simulation {
     std::size_t index = 0;
     source_.for_each([&](Event& event) {
       const std::size_t at = index++;
+      if (options_.progress && at % kProgressEvery == 0) options_.progress("writing", "events", at, times.size());
       if (!replayed(event)) return;
       if (at >= times.size()) throw std::runtime_error(source_.path() + ": changed while being simulated");
       if (event.has_kernel()) lender_.lend(*event.mutable_kernel());

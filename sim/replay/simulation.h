@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "event_source.h"
@@ -30,6 +31,9 @@ struct SimulationOptions {
   bool reuse_recorded_kernel_times = false;
   // What if the host CPU were faster (< 1) or slower (> 1): recorded host time is multiplied by this.
   double host_scale = 1;
+  // Told, now and then, how far the simulation is: phase ("reading", "replaying", "writing"), what it counts, how
+  // many are done, out of how many (0: not known yet). For a progress line on a terminal.
+  std::function<void(std::string_view phase, std::string_view what, std::uint64_t done, std::uint64_t total)> progress;
 };
 
 struct SimulationResult {

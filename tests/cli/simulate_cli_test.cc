@@ -53,6 +53,24 @@ TEST(SimulateCli, SimulatesTheSampleOnTwoNvlinkedH200) {
   for (std::uint64_t d : durations) EXPECT_GT(d, 0u);
 }
 
+// Progress goes to a terminal only: run under script(1), stderr is one; through a pipe it is not.
+TEST(SimulateCli, ShowsProgressOnATerminalAndNowhereElse) {
+  if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "script(1) (util-linux) is not installed";
+  const auto dir = testing::fresh_temp_dir();
+  const std::string simulate = std::string(WARPSIM_BINARY) + " simulate " + data("sample.wstrace") +
+                               " --platform 2xh200-nvlink --timeline " + (dir / "t.json").string();
+  const CommandResult piped = run_warpsim("simulate " + data("sample.wstrace") +
+                                          " --platform 2xh200-nvlink --timeline " + (dir / "u.json").string());
+  ASSERT_EQ(piped.exit_status, 0) << piped.err;
+  EXPECT_EQ(piped.err.find('\r'), std::string::npos);
+  const std::string log = (dir / "terminal.log").string();
+  ASSERT_EQ(std::system(("script -qec '" + simulate + "' " + log + " >/dev/null 2>&1").c_str()), 0);
+  const std::string terminal = testing::read_file(log);
+  EXPECT_THAT(terminal, HasSubstr("\r\033[Kreading: 0 events"));
+  EXPECT_THAT(terminal, HasSubstr("\r\033[Kwriting: 0 of"));
+  EXPECT_THAT(terminal, HasSubstr("\r\033[Ksimulated "));  // erased before the summary
+}
+
 TEST(SimulateCli, RefusesToWriteOverItsInputsOrOneOutputTwice) {
   const auto dir = testing::fresh_temp_dir();
   const auto trace = dir / "t.wstrace";

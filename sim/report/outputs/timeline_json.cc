@@ -130,10 +130,13 @@ std::vector<int> write_metadata(const Layout& layout, const LaneAssignment& lane
 double microseconds(std::uint64_t ns) { return static_cast<double>(ns) / 1000.0; }
 
 // The second pass: the same placements in the same order, now with their lanes, names and arguments.
+constexpr std::uint64_t kProgressEvery = 4096;  // slices between two progress reports
+
 class SliceWriter {
  public:
-  SliceWriter(const LaneAssignment& lanes, const std::vector<int>& first_tid, EventWriter& writer)
-      : lanes_(lanes), first_tid_(first_tid), writer_(writer) {}
+  SliceWriter(const LaneAssignment& lanes, const std::vector<int>& first_tid, EventWriter& writer,
+              const std::function<void(std::uint64_t)>& progress)
+      : lanes_(lanes), first_tid_(first_tid), writer_(writer), progress_(progress) {}
 
   void write_trace(std::size_t t, const TraceLayout& trace, std::uint64_t origin_ns) {
     TraceReader reader(trace.source.path);
@@ -204,12 +207,14 @@ class SliceWriter {
     }
     writer_.write(event);
     ++written_;
+    if (progress_ && written_ % kProgressEvery == 0) progress_(written_);
     return tid;
   }
 
   const LaneAssignment& lanes_;
   const std::vector<int>& first_tid_;
   EventWriter& writer_;
+  const std::function<void(std::uint64_t)>& progress_;
   std::size_t next_slice_ = 0;
   std::uint64_t written_ = 0;
   std::uint64_t flows_ = 0;
@@ -232,7 +237,7 @@ TimelineResult write_timeline(const std::vector<TimelineSource>& sources, std::o
   out << R"({"traceEvents": [)";
   EventWriter writer(out);
   const std::vector<int> first_tid = write_metadata(layout, lanes, writer);
-  SliceWriter slices(lanes, first_tid, writer);
+  SliceWriter slices(lanes, first_tid, writer, options.progress);
   const std::vector<std::uint64_t> origin = origins(layout, options.common_clock);
   TimelineResult result;
   for (std::size_t t = 0; t < layout.traces.size(); ++t) {

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -30,6 +31,8 @@ struct TimelineOptions {
   /// recordings on other machines need not share a time base). true: one origin, the earliest start over all traces,
   /// for traces recorded together on one clock.
   bool common_clock = false;
+  /// Told, now and then, how many slices are written (a progress line on a terminal; 1M operations take seconds).
+  std::function<void(std::uint64_t slices)> progress;
 };
 
 struct TimelineResult {

@@ -134,7 +134,7 @@ TEST(TimelineJson, TwoTracesEachStartAtZeroInTheOrderGiven) {
     if (e["name"] == "process_sort_index") sort_index[e["pid"]] = e["args"]["sort_index"];
   EXPECT_LT(sort_index.at(kernels[0]["pid"]), sort_index.at(kernels[1]["pid"]));
 
-  const nlohmann::json common = export_json({{"A", real}, {"B", simulated}}, {.common_clock = true});
+  const nlohmann::json common = export_json({{"A", real}, {"B", simulated}}, {.common_clock = true, .progress = {}});
   const auto shared = slices_named(common, "k");
   EXPECT_DOUBLE_EQ(shared[0]["ts"].get<double>(), static_cast<double>(kT0 - 50'000) / 1000.0);
   EXPECT_EQ(shared[1]["ts"], 0.0);
