@@ -96,24 +96,57 @@ int wait_for(pid_t child) {
 // A traced application that dies before its tracer closes the trace (a crash, a kill) leaves what the tracer had
 // flushed in the trace's temporary file (atomic_output.h): it becomes OUTPUT.partial, a truncated trace that warpsim
 // reads, never the trace itself.
-void keep_partial_trace(const std::string& output, pid_t child) {
+// Returns whether there was one.
+bool keep_partial_trace(const std::string& output, pid_t child) {
   const std::vector<std::filesystem::path> leftovers = leftover_temporaries(output, child);
-  if (leftovers.empty()) return;
+  if (leftovers.empty()) return false;
   const std::string partial = output + ".partial";
   std::error_code error;
   std::filesystem::rename(leftovers.back(), partial, error);
   if (error) {
     std::cerr << "warpsim record: the application ended before its trace was closed; what was recorded is in "
               << leftovers.back().string() << '\n';
-    return;
+    return true;
   }
   std::cerr << "warpsim record: the application ended before its trace was closed; what was recorded up to then is in "
             << partial << " (a truncated trace)\n";
+  return true;
+}
+
+// Traces that other processes of the application wrote for an OUTPUT with %p (children get their own), since `since`.
+std::vector<std::filesystem::path> traces_of_children(const std::string& pattern,
+                                                      std::filesystem::file_time_type since) {
+  std::vector<std::filesystem::path> found;
+  const auto at = pattern.find("%p");
+  if (at == std::string::npos) return found;
+  const std::filesystem::path first(pattern.substr(0, at));
+  const std::string prefix = first.filename().string(), suffix = pattern.substr(at + 2);
+  std::error_code error;
+  const std::filesystem::path dir = first.parent_path().empty() ? "." : first.parent_path();
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() <= prefix.size() + suffix.size() || !name.starts_with(prefix) || !name.ends_with(suffix)) continue;
+    const std::string pid = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (entry.last_write_time(error) >= since) found.push_back(entry.path());
+  }
+  return found;
+}
+
+// Nothing written at all: the CUDA driver loads the tracer when the application first calls CUDA, so no trace means it
+// never did (no GPU or driver here, or a program that does not use CUDA) or the tracer could not start.
+int no_trace_written(const std::string& output, int status) {
+  std::cerr << "error: warpsim record: no trace was written to " << output
+            << ": the application never initialised CUDA with the tracer (no GPU or driver on this machine, CUPTI "
+               "missing, or a program that does not use CUDA; the tracer's own messages start with 'warpsim "
+               "tracer:')\n";
+  return status != 0 ? status : 1;
 }
 
 int run_record(const RecordOptions& options) {
   const auto library = find_tracer_library(options.tracer_library);
   std::cout.flush();
+  const auto started = std::filesystem::file_time_type::clock::now();
   const pid_t child = fork();
   if (child < 0) throw std::runtime_error(std::string("cannot start the application: ") + std::strerror(errno));
   if (child == 0) exec_traced(options, library);
@@ -122,10 +155,13 @@ int run_record(const RecordOptions& options) {
   if (auto at = output.find("%p"); at != std::string::npos) output.replace(at, 2, std::to_string(child));
   if (std::filesystem::exists(output)) {
     std::cerr << "warpsim record: trace in " << output << '\n';
-  } else {
-    keep_partial_trace(output, child);
+    return status;
   }
-  return status;
+  if (keep_partial_trace(output, child)) return status;
+  const std::vector<std::filesystem::path> children = traces_of_children(options.output, started);
+  for (const auto& trace : children)
+    std::cerr << "warpsim record: trace of a child process in " << trace.string() << '\n';
+  return children.empty() ? no_trace_written(output, status) : status;
 }
 
 }  // namespace
