@@ -13,9 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "analysis/demangle.h"
 #include "atomic_output.h"
 #include "memoized_model.h"
 #include "outputs/kernels_csv.h"
+#include "outputs/printable.h"
 #include "outputs/progress_line.h"
 #include "outputs/timeline_json.h"
 #include "platform.h"
@@ -32,6 +34,7 @@ struct SimulateOptions {
   std::string model{models::kDefaultModel};
   std::vector<std::string> overrides;
   bool reuse_kernel_times = false;
+  bool allow_estimates = false;
   double host_scale = 1;
   std::string output;
   std::string timeline;
@@ -51,6 +54,13 @@ double peak_memory_mib() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
+}
+
+// The kernels predicted without counters, as users wrote them: "matmul_naive(float const*, ...), ...".
+std::string estimated_names(const replay::SimulationResult& result) {
+  std::vector<std::string> names;
+  for (const std::string& name : result.estimated_kernel_names) names.push_back(report::demangle(name));
+  return report::printable(fmt::format("{}", fmt::join(names, "; ")));
 }
 
 // Where the host's time comes from is part of every answer: say it.
@@ -81,9 +91,10 @@ void print_summary(const SimulateOptions& options, const replay::SimulationResul
   std::cout << fmt::format("  span (first start to last end), simulated: {:.3f} ms\n", result.span_s * 1e3);
   print_host_summary(options, result.host);
   if (result.kernels_without_counters > 0) {
-    std::cerr << fmt::format("warning: {} of {} kernels have no counters: predicted from their launch configuration "
-                             "only (sim/models/README.md); record a counters run and `warpsim merge` it\n",
-                             result.kernels_without_counters, result.kernels);
+    std::cerr << fmt::format(
+        "warning: {} of {} kernels have no counters (e.g. {}): predicted from their launch "
+        "configuration only (sim/models/README.md); record a counters run and `warpsim merge` it\n",
+        result.kernels_without_counters, result.kernels, estimated_names(result));
   }
 }
 
@@ -137,6 +148,7 @@ void run_simulate(const SimulateOptions& options) {
   replay::SimulationOptions simulation;
   simulation.reuse_recorded_kernel_times = options.reuse_kernel_times;
   simulation.host_scale = options.host_scale;
+  simulation.allow_estimates = options.allow_estimates;
   report::ProgressLine progress(std::cerr, report::stderr_is_a_terminal());
   simulation.progress = [&progress](std::string_view phase, std::string_view what, std::uint64_t done,
                                     std::uint64_t total) { progress.update(phase, what, done, total); };
@@ -178,6 +190,9 @@ void add_simulate_command(CLI::App& app) {
   command->add_option("--set", options->overrides, "Override a platform field, e.g. gpu.memory.dram_bandwidth_gb_per_s=8000");
   command->add_flag("--reuse-kernel-times", options->reuse_kernel_times,
                     "Topology study: kernels keep their recorded durations; only copies and contention are simulated");
+  command->add_flag("--allow-estimates", options->allow_estimates,
+                    "Simulate a trace whose kernels all lack counters (a timeline-only recording): kernel times are "
+                    "then guesses from the launch configuration");
   command->add_option("--host-scale", options->host_scale,
                       "What if the CPU were faster (< 1) or slower (> 1): recorded host time is multiplied by this")
       ->check(CLI::PositiveNumber)->capture_default_str();

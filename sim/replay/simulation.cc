@@ -116,6 +116,7 @@ class CopyEngines {
 
 // How often the progress callback hears of events or operations: rarely enough to cost nothing.
 constexpr std::size_t kProgressEvery = 4096;
+constexpr std::size_t kEstimatedNamesKept = 3;
 
 // Simulated start and end of an event on the recording's clock, where the simulation moves it.
 struct NewTimes {
@@ -138,6 +139,7 @@ class Simulation {
 
   SimulationResult run(const SimulationOutput& output) {
     load();
+    refuse_guesses_alone();
     put_in_api_order();
     ReplayProgram program = build_replay_program(events_);
     const HostOptions host{platform_.node.host().api_call_overhead_us() * 1e-6, options_.host_scale};
@@ -192,6 +194,23 @@ class Simulation {
     }
   }
 
+  void note_estimate(const KernelLaunch& launch) {
+    ++result_.kernels_without_counters;
+    std::vector<std::string>& names = result_.estimated_kernel_names;
+    if (names.size() < kEstimatedNamesKept && std::find(names.begin(), names.end(), launch.name()) == names.end())
+      names.push_back(launch.name());
+  }
+
+  // A timeline-only recording: every kernel time would be a guess, which users took for a prediction.
+  void refuse_guesses_alone() const {
+    if (options_.allow_estimates || result_.kernels == 0 || result_.kernels_without_counters < result_.kernels) return;
+    throw std::runtime_error(fmt::format(
+        "{}: none of its {} kernels has counters (a timeline-only recording?): their times would be guesses from the "
+        "launch configuration. Record a counters run and merge it (warpsim record --mode counters, warpsim merge), or "
+        "pass --allow-estimates",
+        source_.path(), result_.kernels));
+  }
+
   void put_in_api_order() {
     api_order_ = api_order(events_);
     std::vector<Event> sorted(events_.size());
@@ -226,7 +245,7 @@ class Simulation {
       const auto slices = recorded_l2_slices_.find(launch.device_id());
       const std::uint32_t recorded_slices = slices == recorded_l2_slices_.end() ? 0 : slices->second;
       prediction = model_->predict(models::KernelView::of(launch, recorded_slices), gpu);
-      if (prediction.estimated_without_counters) ++result_.kernels_without_counters;
+      if (prediction.estimated_without_counters) note_estimate(launch);
     }
     return kernel_op_work(prediction, topology_, launch.device_id(), peers_[launch.device_id()]);
   }

@@ -31,6 +31,9 @@ struct SimulationOptions {
   bool reuse_recorded_kernel_times = false;
   // What if the host CPU were faster (< 1) or slower (> 1): recorded host time is multiplied by this.
   double host_scale = 1;
+  // Predict even when no kernel has counters (a timeline-only recording): every kernel time is then a guess from the
+  // launch configuration. Without it such a trace is refused.
+  bool allow_estimates = false;
   // Told, now and then, how far the simulation is: phase ("reading", "replaying", "writing"), what it counts, how
   // many are done, out of how many (0: not known yet). For a progress line on a terminal.
   std::function<void(std::string_view phase, std::string_view what, std::uint64_t done, std::uint64_t total)> progress;
@@ -43,6 +46,7 @@ struct SimulationResult {
   double simulated_kernel_s = 0;  // the same, simulated
   std::size_t kernels = 0;
   std::size_t kernels_without_counters = 0;  // predicted from the launch configuration only
+  std::vector<std::string> estimated_kernel_names;  // the first few distinct names of those, for messages
   std::size_t counters_borrowed = 0;         // took the counters of an identical launch of the same kernel
   double span_s = 0;       // first start to last end of API calls and GPU operations, simulated
   HostSummary host;        // how the host side was replayed
@@ -59,7 +63,7 @@ struct SimulationOutput {
 /// `output` its events with their new times. Between the two, memory holds what the replay needs per operation (the
 /// events without their counters and SASS summaries, which are predicted as they are read) rather than the trace.
 /// `model` may be null only in the topology-study mode. Throws std::runtime_error when the trace cannot run there (a
-/// device the node lacks).
+/// device the node lacks) or, unless options.allow_estimates, when no kernel of it has counters.
 SimulationResult simulate(EventSource& source, const platform::Platform& platform, const models::KernelModel* model,
                           const SimulationOptions& options, const SimulationOutput& output);
 /// The same on a trace in memory; the result holds the simulated events.

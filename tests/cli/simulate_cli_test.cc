@@ -206,11 +206,19 @@ TEST(SimulateCli, UnknownModelIsNamed) {
   EXPECT_THAT(result.err, HasSubstr("unknown model 'nope'"));
 }
 
-TEST(SimulateCli, RealH100TraceRunsOnItsOwnNodeAndOnAnH200) {
+// A timeline-only recording has no counters: its kernel times would be guesses. Refused unless asked for.
+TEST(SimulateCli, ATraceWithoutAnyCountersIsRefusedUnlessEstimatesAreAllowed) {
+  const std::string trace = data("real/h100-matmul.timeline.wstrace");
+  const CommandResult refused = run_warpsim("simulate " + trace + " -p h100-pcie");
+  EXPECT_EQ(refused.exit_status, 1);
+  EXPECT_EQ(refused.out, "");
+  EXPECT_THAT(refused.err, HasSubstr(trace + ": none of its 6 kernels has counters"));
+  EXPECT_THAT(refused.err, HasSubstr("--allow-estimates"));
   for (const char* node : {"h100-pcie", "h200"}) {
-    const CommandResult result = run_warpsim("simulate " + data("real/h100-matmul.timeline.wstrace") + " -p " + node);
+    const CommandResult result = run_warpsim("simulate " + trace + " --allow-estimates -p " + node);
     EXPECT_EQ(result.exit_status, 0) << node << ": " << result.err;
-    EXPECT_THAT(result.out, HasSubstr("kernels "));
+    EXPECT_THAT(result.out, HasSubstr("kernels 6, counters borrowed 0, without counters 6"));
+    EXPECT_THAT(result.err, HasSubstr("6 of 6 kernels have no counters (e.g. (anonymous namespace)::matmul_naive("));
   }
 }
 
