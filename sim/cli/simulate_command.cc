@@ -22,6 +22,7 @@
 #include "outputs/timeline_json.h"
 #include "platform.h"
 #include "registry.h"
+#include "simulate_summary.h"
 #include "simulation.h"
 #include "trace_writer.h"
 
@@ -35,6 +36,7 @@ struct SimulateOptions {
   std::vector<std::string> overrides;
   bool reuse_kernel_times = false;
   bool allow_estimates = false;
+  bool json = false;
   double host_scale = 1;
   std::string output;
   std::string timeline;
@@ -56,48 +58,6 @@ double peak_memory_mib() {
   return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
 }
 
-// The kernels predicted without counters, as users wrote them: "matmul_naive(float const*, ...), ...".
-std::string estimated_names(const replay::SimulationResult& result) {
-  std::vector<std::string> names;
-  for (const std::string& name : result.estimated_kernel_names) names.push_back(report::demangle(name));
-  return report::printable(fmt::format("{}", fmt::join(names, "; ")));
-}
-
-// Where the host's time comes from is part of every answer: say it.
-void print_host_summary(const SimulateOptions& options, const replay::HostSummary& host) {
-  if (!host.from_api_calls) {
-    std::cerr << fmt::format("warning: {} has no API calls: host time is unknown, each operation is issued after the "
-                             "platform's api_call_overhead_us (record a timeline trace with this warpsim to get the "
-                             "host side)\n", options.trace);
-    return;
-  }
-  std::cout << fmt::format("  host: {} thread(s), {} API calls ({} blocking); host work between and inside calls "
-                           "taken from the recording{}\n", host.threads, host.api_calls, host.blocking_calls,
-                           options.host_scale == 1 ? " (unchanged by the GPU)" : fmt::format(", times {}", options.host_scale));
-  if (host.unattributed_events > 0) {
-    std::cerr << fmt::format("warning: {} operations or waits have no recorded API call; they are issued at once, in "
-                             "API order\n", host.unattributed_events);
-  }
-}
-
-void print_summary(const SimulateOptions& options, const replay::SimulationResult& result) {
-  const SimulationInfo& info = result.header.simulation();
-  std::cout << fmt::format("simulated {} on {} with {}{}\n", options.trace, info.platform(), info.model(),
-                           info.reuses_recorded_kernel_times() ? " (recorded kernel times reused: NOT predictive)" : "");
-  std::cout << fmt::format("  kernels {}, counters borrowed {}, without counters {}\n", result.kernels,
-                           result.counters_borrowed, result.kernels_without_counters);
-  std::cout << fmt::format("  kernel time: simulated {:.3f} ms, recorded {:.3f} ms\n", result.simulated_kernel_s * 1e3,
-                           result.recorded_kernel_s * 1e3);
-  std::cout << fmt::format("  span (first start to last end), simulated: {:.3f} ms\n", result.span_s * 1e3);
-  print_host_summary(options, result.host);
-  if (result.kernels_without_counters > 0) {
-    std::cerr << fmt::format(
-        "warning: {} of {} kernels have no counters (e.g. {}): predicted from their launch "
-        "configuration only (sim/models/README.md); record a counters run and `warpsim merge` it\n",
-        result.kernels_without_counters, result.kernels, estimated_names(result));
-  }
-}
-
 // The timeline puts the source trace and its simulation side by side, each starting at 0.
 void write_exports(const SimulateOptions& options, const std::string& simulated, report::ProgressLine& progress) {
   if (!options.timeline.empty()) {
@@ -108,13 +68,11 @@ void write_exports(const SimulateOptions& options, const std::string& simulated,
     timeline.progress = [&progress](std::uint64_t slices) { progress.update("timeline", "slices", slices, 0); };
     report::write_timeline_file(sources, options.timeline, timeline);
     progress.clear();
-    std::cout << "  wrote " << options.timeline << " (open it in ui.perfetto.dev)\n";
   }
   if (!options.csv.empty()) {
     AtomicOutputFile csv(options.csv);  // whole or not at all
     report::write_kernels_csv(simulated, csv.stream());
     csv.commit();
-    std::cout << "  wrote " << options.csv << '\n';
   }
 }
 
@@ -164,12 +122,22 @@ void run_simulate(const SimulateOptions& options) {
   const replay::SimulationResult result = replay::simulate(source, platform, model.get(), simulation, output);
   if (writer) writer->close();
   progress.clear();
-  print_summary(options, result);
-  if (!options.output.empty()) std::cout << "  wrote " << options.output << '\n';
+  SimulateRun run{options.trace, options.host_scale, options.output, options.timeline, options.csv};
+  print_warnings(run, result);
+  if (!options.json) print_text_summary(run, result);
   write_exports(options, simulated, progress);
-  // The whole command: reading, predicting, replaying and writing (scripts/bench-replay.sh reads this line).
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  std::cout << fmt::format("  took {:.3f} s, peak memory {:.1f} MiB\n", wall_s, peak_memory_mib());
+  // The whole command: reading, predicting, replaying and writing (scripts/bench-replay.sh reads the "took" line).
+  run.took_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  run.peak_memory_mib = peak_memory_mib();
+  if (options.json) {
+    std::cout << report::json_text(summary_json(run, result), 2) << '\n';
+    return;
+  }
+  for (const std::string* written : {&options.output, &options.csv}) {
+    if (!written->empty()) std::cout << "  wrote " << *written << '\n';
+  }
+  if (!options.timeline.empty()) std::cout << "  wrote " << options.timeline << " (open it in ui.perfetto.dev)\n";
+  std::cout << fmt::format("  took {:.3f} s, peak memory {:.1f} MiB\n", run.took_s, run.peak_memory_mib);
 }
 
 std::string model_help() {
@@ -196,6 +164,8 @@ void add_simulate_command(CLI::App& app) {
   command->add_option("--host-scale", options->host_scale,
                       "What if the CPU were faster (< 1) or slower (> 1): recorded host time is multiplied by this")
       ->check(CLI::PositiveNumber)->capture_default_str();
+  command->add_flag("--json", options->json,
+                    "Print one JSON object instead of the text summary (keys: docs/schemas/simulate.schema.json)");
   command->add_option("-o,--output", options->output, "Write the simulated trace (same schema) here");
   command->add_option("--timeline", options->timeline, "Write a Perfetto/Chrome JSON timeline: recording and simulation side by side");
   command->add_option("--csv", options->csv, "Write one CSV row per simulated kernel");

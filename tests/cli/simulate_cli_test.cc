@@ -1,6 +1,7 @@
 // `warpsim simulate` as users run it: each run is its own process, as SimGrid needs.
 #include <sys/stat.h>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -53,6 +54,63 @@ TEST(SimulateCli, SimulatesTheSampleOnTwoNvlinkedH200) {
   for (std::uint64_t d : durations) EXPECT_GT(d, 0u);
 }
 
+bool has_type(const nlohmann::json& value, const std::string& type) {
+  if (type == "object") return value.is_object();
+  if (type == "string") return value.is_string();
+  if (type == "boolean") return value.is_boolean();
+  if (type == "integer") return value.is_number_integer();
+  if (type == "number") return value.is_number();
+  if (type == "null") return value.is_null();
+  ADD_FAILURE() << "schema type " << type << " not handled here";
+  return false;
+}
+
+// Checks `value` against the part of JSON Schema that docs/schemas uses: type, required, properties,
+// additionalProperties false, minimum.
+void expect_matches_schema(const nlohmann::json& value, const nlohmann::json& schema, const std::string& where) {
+  const nlohmann::json types =
+      schema.at("type").is_array() ? schema.at("type") : nlohmann::json::array({schema.at("type")});
+  EXPECT_TRUE(std::any_of(types.begin(), types.end(), [&](const auto& t) { return has_type(value, t); }))
+      << where << " is " << value.dump() << ", not " << types.dump();
+  if (schema.contains("minimum") && value.is_number()) {
+    EXPECT_GE(value.get<double>(), schema["minimum"].get<double>()) << where;
+  }
+  if (!value.is_object()) return;
+  for (const auto& key : schema.value("required", nlohmann::json::array()))
+    EXPECT_TRUE(value.contains(key)) << where << " lacks " << key;
+  for (const auto& [key, item] : value.items()) {
+    if (!schema.at("properties").contains(key)) {
+      ADD_FAILURE() << where << "." << key << " is not in the schema";
+      continue;
+    }
+    expect_matches_schema(item, schema["properties"][key], where + "." + key);
+  }
+}
+
+TEST(SimulateCli, JsonHasEveryNumberOfTheTextAndMatchesItsSchema) {
+  const auto dir = testing::fresh_temp_dir();
+  const std::string common =
+      "simulate " + data("sample.wstrace") + " --platform 2xh200-nvlink --csv " + (dir / "k.csv").string();
+  const CommandResult json_run = run_warpsim(common + " --json");
+  ASSERT_EQ(json_run.exit_status, 0) << json_run.err;
+  const nlohmann::json summary = nlohmann::json::parse(json_run.out);
+  const nlohmann::json schema = nlohmann::json::parse(
+      testing::read_file(std::string(WARPSIM_TEST_DATA) + "/../../docs/schemas/simulate.schema.json"));
+  expect_matches_schema(summary, schema, "summary");
+  const CommandResult text = run_warpsim(common);
+  ASSERT_EQ(text.exit_status, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr(fmt::format("kernels {}, counters borrowed {}, without counters {}",
+                                              summary["kernels"].get<int>(), summary["counters_borrowed"].get<int>(),
+                                              summary["kernels_without_counters"].get<int>())));
+  EXPECT_THAT(text.out, HasSubstr(fmt::format("kernel time: simulated {:.3f} ms, recorded {:.3f} ms",
+                                              summary["kernel_time_s"]["simulated"].get<double>() * 1e3,
+                                              summary["kernel_time_s"]["recorded"].get<double>() * 1e3)));
+  EXPECT_THAT(text.out, HasSubstr(fmt::format("simulated: {:.3f} ms", summary["span_s"].get<double>() * 1e3)));
+  EXPECT_EQ(summary["outputs"]["csv"], (dir / "k.csv").string());
+  EXPECT_TRUE(summary["outputs"]["trace"].is_null());
+  EXPECT_EQ(json_run.err, text.err);  // the same warnings either way
+}
+
 // Progress goes to a terminal only: run under script(1), stderr is one; through a pipe it is not.
 TEST(SimulateCli, ShowsProgressOnATerminalAndNowhereElse) {
   if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "script(1) (util-linux) is not installed";
@@ -68,7 +126,7 @@ TEST(SimulateCli, ShowsProgressOnATerminalAndNowhereElse) {
   const std::string terminal = testing::read_file(log);
   EXPECT_THAT(terminal, HasSubstr("\r\033[Kreading: 0 events"));
   EXPECT_THAT(terminal, HasSubstr("\r\033[Kwriting: 0 of"));
-  EXPECT_THAT(terminal, HasSubstr("\r\033[Ksimulated "));  // erased before the summary
+  EXPECT_THAT(terminal, HasSubstr("\r\033[Kwarning: "));  // erased before the first line after it
 }
 
 TEST(SimulateCli, RefusesToWriteOverItsInputsOrOneOutputTwice) {
