@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "full_disk.h"
+#include "json_schema.h"
 #include "read_all.h"
 #include "run_warpsim.h"
 #include "sample_trace.h"
@@ -54,39 +55,6 @@ TEST(SimulateCli, SimulatesTheSampleOnTwoNvlinkedH200) {
   for (std::uint64_t d : durations) EXPECT_GT(d, 0u);
 }
 
-bool has_type(const nlohmann::json& value, const std::string& type) {
-  if (type == "object") return value.is_object();
-  if (type == "string") return value.is_string();
-  if (type == "boolean") return value.is_boolean();
-  if (type == "integer") return value.is_number_integer();
-  if (type == "number") return value.is_number();
-  if (type == "null") return value.is_null();
-  ADD_FAILURE() << "schema type " << type << " not handled here";
-  return false;
-}
-
-// Checks `value` against the part of JSON Schema that docs/schemas uses: type, required, properties,
-// additionalProperties false, minimum.
-void expect_matches_schema(const nlohmann::json& value, const nlohmann::json& schema, const std::string& where) {
-  const nlohmann::json types =
-      schema.at("type").is_array() ? schema.at("type") : nlohmann::json::array({schema.at("type")});
-  EXPECT_TRUE(std::any_of(types.begin(), types.end(), [&](const auto& t) { return has_type(value, t); }))
-      << where << " is " << value.dump() << ", not " << types.dump();
-  if (schema.contains("minimum") && value.is_number()) {
-    EXPECT_GE(value.get<double>(), schema["minimum"].get<double>()) << where;
-  }
-  if (!value.is_object()) return;
-  for (const auto& key : schema.value("required", nlohmann::json::array()))
-    EXPECT_TRUE(value.contains(key)) << where << " lacks " << key;
-  for (const auto& [key, item] : value.items()) {
-    if (!schema.at("properties").contains(key)) {
-      ADD_FAILURE() << where << "." << key << " is not in the schema";
-      continue;
-    }
-    expect_matches_schema(item, schema["properties"][key], where + "." + key);
-  }
-}
-
 TEST(SimulateCli, JsonHasEveryNumberOfTheTextAndMatchesItsSchema) {
   const auto dir = testing::fresh_temp_dir();
   const std::string common =
@@ -94,9 +62,7 @@ TEST(SimulateCli, JsonHasEveryNumberOfTheTextAndMatchesItsSchema) {
   const CommandResult json_run = run_warpsim(common + " --json");
   ASSERT_EQ(json_run.exit_status, 0) << json_run.err;
   const nlohmann::json summary = nlohmann::json::parse(json_run.out);
-  const nlohmann::json schema = nlohmann::json::parse(
-      testing::read_file(std::string(WARPSIM_TEST_DATA) + "/../../docs/schemas/simulate.schema.json"));
-  expect_matches_schema(summary, schema, "summary");
+  testing::expect_matches_schema(summary, testing::schema("simulate"), "summary");
   const CommandResult text = run_warpsim(common);
   ASSERT_EQ(text.exit_status, 0) << text.err;
   EXPECT_THAT(text.out, HasSubstr(fmt::format("kernels {}, counters borrowed {}, without counters {}",
