@@ -21,11 +21,13 @@
 #include "simulate_command.h"
 #endif
 #include "trace_error.h"
+#include "warpsim/git_revision.h"
 #include "warpsim/version.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"warpsim: trace-driven simulator for CUDA GPUs and multi-GPU nodes"};
-  app.set_version_flag("--version", std::string("warpsim ") + warpsim::kVersion);
+  app.set_version_flag("--version",
+                       std::string("warpsim ") + warpsim::kVersion + " (git " + warpsim::kGitRevision + ")");
   app.require_subcommand(1);
   int exit_status = 0;  // set by commands whose status is not simply success (record returns the application's)
   warpsim::cli::add_inspect_command(app);

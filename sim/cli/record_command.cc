@@ -39,15 +39,13 @@ std::filesystem::path own_directory() {
   return error ? std::filesystem::current_path() : exe.parent_path();
 }
 
-// The tracer library: --tracer-lib, $WARPSIM_TRACER_LIB, the build tree it was built in, or beside warpsim.
+// The tracer library: --tracer-lib, $WARPSIM_TRACER_LIB, else beside warpsim: in the same folder, in ../lib (an
+// installed warpsim) or in ../tracer (the build tree: build/sim/warpsim, build/tracer/libwarpsim_tracer.so).
 std::filesystem::path find_tracer_library(const std::string& chosen) {
   std::vector<std::filesystem::path> candidates;
   if (!chosen.empty()) candidates.emplace_back(chosen);
   else if (const char* env = std::getenv("WARPSIM_TRACER_LIB"); env && *env) candidates.emplace_back(env);
   else {
-#ifdef WARPSIM_TRACER_BUILD_PATH
-    candidates.emplace_back(WARPSIM_TRACER_BUILD_PATH);
-#endif
     const auto dir = own_directory();
     for (const char* relative : {"libwarpsim_tracer.so", "../lib/libwarpsim_tracer.so", "../tracer/libwarpsim_tracer.so"})
       candidates.push_back(dir / relative);

@@ -83,6 +83,12 @@ std::filesystem::path default_platforms_root() {
   if (const char* from_env = std::getenv("WARPSIM_PLATFORMS"); from_env != nullptr && *from_env != '\0') {
     return from_env;
   }
+  std::error_code error;
+  const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const std::filesystem::path installed = program.parent_path().parent_path() / "share" / "warpsim" / "platforms";
+    if (std::filesystem::is_directory(installed / "nodes", error)) return installed;
+  }
   return WARPSIM_PLATFORMS_DIR;
 }
 

@@ -26,7 +26,8 @@ struct Platform {
   std::map<std::string, GpuSpec> gpus_by_device_name;
 };
 
-/// Where shipped platforms live: $WARPSIM_PLATFORMS if set, else the source tree's platforms/ folder.
+/// Where shipped platforms live: $WARPSIM_PLATFORMS if set, else share/warpsim/platforms beside the running program's
+/// bin/ (an installed warpsim: `cmake --install`), else the source tree's platforms/ folder (a build tree).
 std::filesystem::path default_platforms_root();
 
 /// Loads a node by file path or by name (`h100-pcie` -> PLATFORMS_ROOT/nodes/h100-pcie.textproto), resolves its GPUs

@@ -184,7 +184,10 @@ TEST(InspectCli, AFormatOneTraceIsReadWithANoteThatItHasNoChecksums) {
 TEST(InspectCli, UsageErrorsExitNonZero) {
   EXPECT_NE(run_warpsim("inspect").exit_status, 0);
   EXPECT_NE(run_warpsim("no-such-command").exit_status, 0);
-  EXPECT_EQ(run_warpsim("--version").exit_status, 0);
+  const CommandResult version = run_warpsim("--version");
+  EXPECT_EQ(version.exit_status, 0);
+  EXPECT_THAT(version.out,
+              ::testing::MatchesRegex("warpsim [0-9]+\\.[0-9]+\\.[0-9]+ \\(git ([0-9a-f]+(-dirty)?|unknown)\\)\n"));
 }
 
 }  // namespace
