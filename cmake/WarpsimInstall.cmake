@@ -15,3 +15,6 @@ install(DIRECTORY platforms/gpus platforms/nodes DESTINATION "${WARPSIM_SHARE_DI
 install(FILES platforms/README.md DESTINATION "${WARPSIM_SHARE_DIR}/platforms")
 install(FILES proto/trace.proto proto/platform.proto DESTINATION "${WARPSIM_SHARE_DIR}/proto")
 install(DIRECTORY docs/schemas/ DESTINATION "${WARPSIM_SHARE_DIR}/schemas")
+# The Python reader and its generated messages: PYTHONPATH=PREFIX/share/warpsim/python.
+install(DIRECTORY python/warpsim_trace DESTINATION "${WARPSIM_SHARE_DIR}/python" FILES_MATCHING PATTERN "*.py")
+install(FILES "${PROJECT_BINARY_DIR}/python/trace_pb2.py" DESTINATION "${WARPSIM_SHARE_DIR}/python")

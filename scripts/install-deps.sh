@@ -14,6 +14,7 @@ packages=(
   zlib1g-dev  # the traces' record checksums (trace/record_checksum.cc)
   clang-14 libclang-rt-14-dev
   python3  # tests/golden and scripts/check-includes.py
+  python3-protobuf  # the Python reader (python/warpsim_trace)
 )
 
 missing=()
