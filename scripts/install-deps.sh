@@ -15,6 +15,7 @@ packages=(
   clang-14 libclang-rt-14-dev
   python3  # tests/golden and scripts/check-includes.py
   python3-protobuf  # the Python reader (python/warpsim_trace)
+  parallel  # GNU parallel runs `warpsim sweep --emit-jobs` jobs in a test
 )
 
 missing=()

@@ -19,6 +19,7 @@
 #ifdef WARPSIM_HAS_REPLAY
 #include "models_command.h"
 #include "simulate_command.h"
+#include "sweep_command.h"
 #endif
 #include "trace_error.h"
 #include "warpsim/git_revision.h"
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
 #ifdef WARPSIM_HAS_REPLAY
   warpsim::cli::add_simulate_command(app);
   warpsim::cli::add_models_command(app);
+  warpsim::cli::add_sweep_command(app, exit_status);
 #endif
   try {
     app.parse(argc, argv);

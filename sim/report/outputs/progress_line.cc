@@ -24,7 +24,8 @@ ProgressLine::ProgressLine(std::ostream& out, bool enabled, std::chrono::millise
 void ProgressLine::update(std::string_view phase, std::string_view what, std::uint64_t done, std::uint64_t total) {
   if (!enabled_) return;
   const auto now = std::chrono::steady_clock::now();
-  if (shown_ && phase == phase_ && now - last_ < interval_) return;
+  const bool finished = total > 0 && done >= total;
+  if (shown_ && phase == phase_ && now - last_ < interval_ && !finished) return;
   last_ = now;
   phase_ = phase;
   std::string line = fmt::format("{}: {} {}", phase, grouped(done), what);

@@ -21,7 +21,7 @@ class ProgressLine {
   ProgressLine& operator=(const ProgressLine&) = delete;
 
   /// Shows `done` `what` of `total` (0: not known yet) under `phase`, unless the line was rewritten less than an
-  /// interval ago and the phase is the same.
+  /// interval ago and the phase is the same (the last step, `done` reaching `total`, is always shown).
   void update(std::string_view phase, std::string_view what, std::uint64_t done, std::uint64_t total);
   /// Erases the line (nothing if none is shown).
   void clear();

@@ -35,8 +35,11 @@ TEST(ProgressLine, WithinAnIntervalOnlyANewPhaseIsShown) {
   ProgressLine progress(out, true, std::chrono::hours(1));
   progress.update("reading", "events", 1, 0);
   progress.update("reading", "events", 2, 0);  // too soon
-  progress.update("writing", "events", 3, 3);
-  EXPECT_EQ(out.str(), "\r\033[Kreading: 1 events\r\033[Kwriting: 3 of 3 events (100%)");
+  progress.update("writing", "events", 2, 3);
+  progress.update("writing", "events", 2, 3);  // too soon
+  progress.update("writing", "events", 3, 3);  // the last step
+  EXPECT_EQ(out.str(),
+            "\r\033[Kreading: 1 events\r\033[Kwriting: 2 of 3 events (66%)\r\033[Kwriting: 3 of 3 events (100%)");
 }
 
 }  // namespace
