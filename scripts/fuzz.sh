@@ -4,8 +4,10 @@
 # traces and its reports; tests/fuzz/compare_fuzzer.cc).
 #   scripts/fuzz.sh [SECONDS]
 # Builds with clang++-14 in build-fuzz/, seeds the corpora (fuzz-corpus/, fuzz-corpus-platform/ and
-# fuzz-corpus-compare/, kept between runs) from tests/data/ and platforms/, and exits non-zero if a fuzzer finds a
-# crash (the input is saved as crash-* in the repository root).
+# fuzz-corpus-compare/, kept between runs) from tests/fuzz/corpus/ (the minimized corpora of the 10-minute runs,
+# committed), tests/data/ and platforms/, and exits non-zero if a fuzzer finds a crash (the input is saved as crash-*
+# in the repository root). To refresh the committed corpora after a long run:
+#   build-fuzz/tests/fuzz/NAME_fuzzer -merge=1 tests/fuzz/corpus/NAME fuzz-corpus[-NAME]
 set -euo pipefail
 seconds=${1:-60}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,6 +17,9 @@ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_
   -DWARPSIM_FUZZ=ON -DWARPSIM_BUILD_TESTS=OFF -DWARPSIM_WITH_SIMGRID=OFF -DWARPSIM_WITH_CUDA=OFF >/dev/null
 cmake --build build-fuzz --target trace_reader_fuzzer platform_fuzzer compare_fuzzer
 mkdir -p fuzz-corpus fuzz-corpus-platform fuzz-corpus-compare
+cp -n tests/fuzz/corpus/trace_reader/* fuzz-corpus/
+cp -n tests/fuzz/corpus/platform/* fuzz-corpus-platform/
+cp -n tests/fuzz/corpus/compare/* fuzz-corpus-compare/
 cp -n tests/data/*.wstrace fuzz-corpus/
 # The compare fuzzer cuts its input at "|||" into trace A and trace B (no cut: the input against itself).
 cp -n tests/data/sample.wstrace fuzz-corpus-compare/seed-self
