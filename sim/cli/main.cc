@@ -30,6 +30,10 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version",
                        std::string("warpsim ") + warpsim::kVersion + " (git " + warpsim::kGitRevision + ")");
   app.require_subcommand(1);
+  app.footer(
+      "Exit status: 0 done; 1 failed, with one line on stderr naming what and where (bad input, an output that could "
+      "not be written, a sweep point without result); 100-127 a usage error (a missing or unknown option or value); "
+      "record returns the application's own status (128+N if signal N ended it), or 1 when no trace was written.");
   int exit_status = 0;  // set by commands whose status is not simply success (record returns the application's)
   warpsim::cli::add_inspect_command(app);
   warpsim::cli::add_record_command(app, exit_status);

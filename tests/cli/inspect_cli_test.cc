@@ -182,8 +182,14 @@ TEST(InspectCli, AFormatOneTraceIsReadWithANoteThatItHasNoChecksums) {
 }
 
 TEST(InspectCli, UsageErrorsExitNonZero) {
-  EXPECT_NE(run_warpsim("inspect").exit_status, 0);
-  EXPECT_NE(run_warpsim("no-such-command").exit_status, 0);
+  // Usage errors are CLI11's codes, 100-127, as `warpsim --help` says; failures of a command are 1.
+  for (const char* usage : {"inspect", "no-such-command", "inspect --no-such-option x"}) {
+    const int status = run_warpsim(usage).exit_status;
+    EXPECT_GE(status, 100) << usage;
+    EXPECT_LE(status, 127) << usage;
+  }
+  EXPECT_EQ(run_warpsim("inspect /no/such/file.wstrace").exit_status, 1);
+  EXPECT_THAT(run_warpsim("--help").out, HasSubstr("Exit status: 0 done; 1 failed"));
   const CommandResult version = run_warpsim("--version");
   EXPECT_EQ(version.exit_status, 0);
   EXPECT_THAT(version.out,
