@@ -131,15 +131,17 @@ std::unique_ptr<sg4::Engine> make_engine() {
   // SimGrid reads its options from argv; the replay's are fixed, and SimGrid's own log lines are kept off stdout.
   static std::string program = "warpsim";
   static std::string quiet = "--log=root.thresh:critical";
-  static char* argv[] = {program.data(), quiet.data(), nullptr};
-  int argc = 2;
-  auto engine = std::make_unique<sg4::Engine>(&argc, argv);
 #if defined(__SANITIZE_ADDRESS__)
   // Under AddressSanitizer (scripts/sanitize.sh) actors run on threads: SimGrid's default contexts switch stacks
-  // behind ASan's back.
-  engine->set_config("contexts/factory:thread");
+  // behind ASan's back. Given at construction: the context factory is chosen then.
+  static std::string contexts = "--cfg=contexts/factory:thread";
+  static char* argv[] = {program.data(), quiet.data(), contexts.data(), nullptr};
+  int argc = 3;
+#else
+  static char* argv[] = {program.data(), quiet.data(), nullptr};
+  int argc = 2;
 #endif
-  return engine;
+  return std::make_unique<sg4::Engine>(&argc, argv);
 }
 
 }  // namespace
