@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "atomic_output.h"
+#include "trace_merge.h"
 
 namespace warpsim::cli {
 namespace {
@@ -30,8 +32,23 @@ struct RecordOptions {
   std::optional<std::uint64_t> launch_skip;
   std::optional<std::uint64_t> launch_count;
   std::string tracer_library;
+  bool all = false;
   std::vector<std::string> command;
 };
+
+// One pass of `record --all`: the mode, the counters group, and the name its trace gets beside the output.
+struct Pass {
+  const char* mode;
+  const char* metrics;
+  const char* suffix;
+};
+// Timeline first; the counters groups in the order merge takes them (cache last: its one-pass L2 and DRAM counts
+// replace the core group's replayed ones, tracer/counters/counter_metrics.h), as scripts/merge-traces.sh does.
+constexpr std::array<Pass, 5> kAllPasses = {{{"timeline", "core", "timeline"},
+                                             {"counters", "core", "counters"},
+                                             {"counters", "links", "links"},
+                                             {"counters", "tensor", "tensor"},
+                                             {"counters", "cache", "cache"}}};
 
 std::filesystem::path own_directory() {
   std::error_code error;
@@ -162,31 +179,81 @@ int run_record(const RecordOptions& options) {
   return children.empty() ? no_trace_written(output, status) : status;
 }
 
+// OUT.wstrace -> OUT.SUFFIX.wstrace beside it.
+std::string pass_trace(const std::string& output, const char* suffix) {
+  const std::filesystem::path path(output);
+  const std::string stem = path.extension() == ".wstrace" ? path.stem().string() : path.filename().string();
+  return (path.parent_path() / (stem + "." + suffix + ".wstrace")).string();
+}
+
+// Every pass the simulator uses, one run of the application each, then their merge into the output: what a user
+// would otherwise do with five `record` runs and a `merge`.
+int run_record_all(const RecordOptions& options) {
+  if (options.output.find("%p") != std::string::npos)
+    throw std::runtime_error("record --all: -o must name one file (no %p): the passes are merged into it");
+  std::string timeline;
+  std::vector<std::filesystem::path> counters;
+  for (std::size_t i = 0; i < kAllPasses.size(); ++i) {
+    const Pass& pass = kAllPasses[i];
+    RecordOptions run = options;
+    run.mode = pass.mode;
+    run.metrics = pass.metrics;
+    run.output = pass_trace(options.output, pass.suffix);
+    std::cerr << "warpsim record --all: pass " << i + 1 << " of " << kAllPasses.size() << ": " << pass.mode
+              << (run.mode == "counters" ? std::string(" mode, ") + pass.metrics + " group" : std::string(" mode"))
+              << " -> " << run.output << '\n';
+    const int status = run_record(run);
+    if (status != 0 || !std::filesystem::exists(run.output)) {
+      std::cerr << "error: warpsim record --all: pass " << i + 1 << " (" << pass.suffix
+                << ") failed; the passes before it are kept, nothing was merged\n";
+      return status != 0 ? status : 1;
+    }
+    if (i == 0)
+      timeline = run.output;
+    else
+      counters.emplace_back(run.output);
+  }
+  const trace::MergeSummary summary = trace::merge_counters(timeline, counters, options.output);
+  std::cerr << "warpsim record --all: merged into " << options.output << ": " << summary.kernels << " kernels, "
+            << summary.kernels_with_counters << " with counters (the passes' traces stay beside it)\n";
+  return 0;
+}
+
 }  // namespace
 
 void add_record_command(CLI::App& app, int& exit_status) {
   auto o = std::make_shared<RecordOptions>();
   CLI::App* command = app.add_subcommand("record", "Run a CUDA application and record its trace (needs a GPU)");
-  command->add_option("--mode", o->mode, "timeline: kernels, copies, syncs with real times; counters: per-kernel "
-                                         "hardware counters (kernels replayed)")
-      ->check(CLI::IsMember({"timeline", "counters"}));
+  CLI::Option* mode = command
+                          ->add_option("--mode", o->mode,
+                                       "timeline: kernels, copies, syncs with real times; counters: per-kernel "
+                                       "hardware counters (kernels replayed)")
+                          ->check(CLI::IsMember({"timeline", "counters"}));
   command->add_option("-o,--output", o->output, "Trace file; %p becomes the process id (children get their own)")
       ->capture_default_str();
   command->add_option("--flush-ms", o->flush_ms, "Hand records to the file at least this often (ms)")
       ->check(CLI::Range(1, 60000))->capture_default_str();
   command->add_option("--capture-range", o->capture_range, "Record only between cudaProfilerStart and Stop")
       ->check(CLI::IsMember({"none", "cudaProfilerApi"}));
-  command->add_option("--metrics", o->metrics,
-                      "counters mode: core (instructions, L1/L2/DRAM), links (NVLink, PCIe bytes), tensor "
-                      "(tensor-core operations by type) or cache (DRAM bytes, L2 misses in one pass); one group "
-                      "per run, merged by warpsim merge")
-      ->check(CLI::IsMember({"core", "links", "tensor", "cache"}));
+  CLI::Option* metrics =
+      command
+          ->add_option("--metrics", o->metrics,
+                       "counters mode: core (instructions, L1/L2/DRAM), links (NVLink, PCIe bytes), tensor "
+                       "(tensor-core operations by type) or cache (DRAM bytes, L2 misses in one pass); one group "
+                       "per run, merged by warpsim merge")
+          ->check(CLI::IsMember({"core", "links", "tensor", "cache"}));
   command->add_option("--kernels", o->kernels, "counters mode: profile kernels whose name matches this regex");
   command->add_option("--launch-skip", o->launch_skip, "counters mode: skip this many matching launches");
   command->add_option("--launch-count", o->launch_count, "counters mode: profile at most this many launches");
   command->add_option("--tracer-lib", o->tracer_library, "Path to libwarpsim_tracer.so");
+  command
+      ->add_flag("--all", o->all,
+                 "Run the application once per pass the simulator uses (timeline; counters: core, links, tensor, "
+                 "cache) and merge them into -o; each pass's trace stays beside it (OUT.timeline.wstrace, ...)")
+      ->excludes(mode)
+      ->excludes(metrics);
   command->add_option("command", o->command, "The application and its arguments, after --")->required();
-  command->callback([o, &exit_status] { exit_status = run_record(*o); });
+  command->callback([o, &exit_status] { exit_status = o->all ? run_record_all(*o) : run_record(*o); });
 }
 
 }  // namespace warpsim::cli

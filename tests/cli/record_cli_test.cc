@@ -27,6 +27,18 @@ TEST(RecordCli, NoTraceWrittenIsAnErrorNotASilentSuccess) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+TEST(RecordCli, AllStopsAtTheFirstPassThatWritesNothingAndMergesNothing) {
+  const auto dir = testing::fresh_temp_dir();
+  const testing::CommandResult result =
+      testing::run_warpsim("record --all -o " + (dir / "app.wstrace").string() + " -- true");
+  if (result.err.find("cannot find libwarpsim_tracer.so") != std::string::npos) GTEST_SKIP() << "built without CUDA";
+  EXPECT_EQ(result.exit_status, 1);
+  EXPECT_THAT(result.err, HasSubstr("pass 1 of 5: timeline mode -> " + (dir / "app.timeline.wstrace").string()));
+  EXPECT_THAT(result.err, HasSubstr("pass 1 (timeline) failed; the passes before it are kept, nothing was merged"));
+  EXPECT_THAT(result.err, ::testing::Not(HasSubstr("pass 2 of 5")));
+  EXPECT_FALSE(std::filesystem::exists(dir / "app.wstrace"));
+}
+
 TEST(RecordCli, TheApplicationsOwnFailureStatusIsKept) {
   const auto out = testing::fresh_temp_dir() / "app.wstrace";
   const testing::CommandResult result = testing::run_warpsim("record -o " + out.string() + " -- sh -c 'exit 7'");

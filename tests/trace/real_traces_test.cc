@@ -83,5 +83,23 @@ TEST(RealTraces, TheTracerWritesAChecksumWithEveryRecord) {
   EXPECT_EQ(read_events(reader).size(), 1099u);  // read_events: the trailer's count and every checksum match
 }
 
+// `warpsim record --all`: five runs (timeline; counters core, links, tensor, cache) merged into one trace.
+TEST(RealTraces, RecordAllGivesEveryKernelItsRealTimeAndEveryCountersGroup) {
+  TraceReader reader(real("h100-matmul.record-all.wstrace"));
+  EXPECT_EQ(reader.header().mode(), CAPTURE_MODE_TIMELINE);
+  int kernels = 0;
+  for (const Event& event : read_events(reader)) {
+    if (!event.has_kernel()) continue;
+    ++kernels;
+    const KernelLaunch& kernel = event.kernel();
+    EXPECT_GT(kernel.end_ns(), kernel.start_ns());
+    EXPECT_TRUE(kernel.counters().warp_instructions().has_total());  // core
+    EXPECT_TRUE(kernel.counters().memory().has_pcie_read_bytes());   // links
+    EXPECT_TRUE(kernel.counters().has_tensor_ops());                 // tensor
+    EXPECT_TRUE(kernel.counters().memory().has_dram_read_bytes());   // cache (and core)
+  }
+  EXPECT_EQ(kernels, 6);
+}
+
 }  // namespace
 }  // namespace warpsim
