@@ -37,13 +37,18 @@ std::uint32_t highest_device(const Event& event) {
   return std::max({device, event.memcpy().src_device_id(), event.memcpy().dst_device_id()});
 }
 
-// What the replay keeps of a kernel once its work is predicted: the launch without its counters and summaries, the
-// bulk of a kernel event (a million of them held whole took 1.1 GB).
+// What the replay keeps of a kernel once its work is predicted: where and when it ran (device, stream, correlation,
+// times, graph node), not what it was: its counters, summaries, name and shape are the bulk of a kernel event (a
+// million of them held whole took 1.1 GB), and the output pass reads them again from the source.
 void strip_for_replay(Event& event) {
   KernelLaunch& kernel = *event.mutable_kernel();
   kernel.clear_counters();
   kernel.clear_sass();
   kernel.clear_load_sharing();
+  kernel.clear_name();
+  kernel.clear_grid();
+  kernel.clear_block();
+  kernel.clear_cluster();
 }
 
 double duration_s(const KernelLaunch& kernel) {
