@@ -33,6 +33,14 @@ nlohmann::json path_or_null(const std::string& path) { return path.empty() ? nlo
 }  // namespace
 
 void print_warnings(const SimulateRun& run, const replay::SimulationResult& result) {
+  if (result.source_mode == CAPTURE_MODE_COUNTERS) {
+    std::cerr << fmt::format(
+        "warning: {} is a counters-mode recording: its kernels ran one at a time under replay and "
+        "its host side was not recorded, so the simulated timeline (concurrency, host time) "
+        "has no recording to follow; merge it into a timeline recording (warpsim merge) or use "
+        "warpsim record --all\n",
+        run.trace);
+  }
   if (!result.host.from_api_calls) {
     std::cerr << fmt::format(
         "warning: {} has no API calls: host time is unknown, each operation is issued after the "

@@ -143,6 +143,7 @@ class Simulation {
         recorded_l2_slices_(recorded_l2_slices(source.header(), platform)) {}
 
   SimulationResult run(const SimulationOutput& output) {
+    result_.source_mode = source_.header().mode();
     load();
     refuse_guesses_alone();
     put_in_api_order();

@@ -42,6 +42,7 @@ struct SimulationOptions {
 struct SimulationResult {
   TraceHeader header;         // CAPTURE_MODE_SIMULATED, with SimulationInfo
   std::vector<Event> events;  // simulate(SourceTrace) only: in the source's order; markers are host-side and left out
+  CaptureMode source_mode = CAPTURE_MODE_UNSPECIFIED;  // how the source was recorded
   double recorded_kernel_s = 0;   // sum of the source's kernel durations
   double simulated_kernel_s = 0;  // the same, simulated
   std::size_t kernels = 0;

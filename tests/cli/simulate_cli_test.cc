@@ -230,6 +230,17 @@ TEST(SimulateCli, UnknownModelIsNamed) {
   EXPECT_THAT(result.err, HasSubstr("unknown model 'nope'"));
 }
 
+// A counters-mode recording has counters but no real timeline: kernels were replayed one by one, no host side.
+TEST(SimulateCli, ACountersOnlyTraceIsSimulatedWithAWarningThatItHasNoTimeline) {
+  const std::string trace = shipped_trace("H100-80GB-HBM3/backprop.counters.wstrace");
+  const CommandResult result = run_warpsim("simulate " + trace + " -p h100-pcie");
+  EXPECT_EQ(result.exit_status, 0) << result.err;
+  EXPECT_THAT(result.err, HasSubstr(trace + " is a counters-mode recording"));
+  const CommandResult merged =
+      run_warpsim("simulate " + shipped_trace("H100-80GB-HBM3/backprop.merged.wstrace") + " -p h100-pcie");
+  EXPECT_THAT(merged.err, ::testing::Not(HasSubstr("counters-mode recording")));
+}
+
 // A timeline-only recording has no counters: its kernel times would be guesses. Refused unless asked for.
 TEST(SimulateCli, ATraceWithoutAnyCountersIsRefusedUnlessEstimatesAreAllowed) {
   const std::string trace = data("real/h100-matmul.timeline.wstrace");
