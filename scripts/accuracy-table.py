@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The README's accuracy table, from the committed traces: every SM model on three sets of programs.
+"""The accuracy table (README.md and docs/accuracy.md; scripts/accuracy-chart.py draws it), from the committed traces: every SM model on three sets of programs.
 
   older workloads    workloads/traces (the papers' workloads: their errors shaped the models; not blind)
   suite, dev half    workloads/suite/traces, the programs scripts/suite-split.py puts in the development half

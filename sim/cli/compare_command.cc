@@ -50,7 +50,7 @@ void add_compare_command(CLI::App& app) {
       "compare", "Compare the kernel times of two traces of one program (A: reference, B: e.g. a simulation)");
   command->add_option("a", options->a, "Reference trace (usually the recording)")->required();
   command->add_option("b", options->b, "Trace to compare with it (usually the simulation)")->required();
-  command->add_flag("--json", options->json, "Print one JSON object (keys documented in README.md)");
+  command->add_flag("--json", options->json, "Print one JSON object (keys: docs/schemas/compare.schema.json)");
   command->add_option("--top", options->top, "How many kernel names to list by A time")->check(CLI::PositiveNumber);
   command->add_option("--timeline", options->timeline, "Also write both traces as one Perfetto/Chrome JSON timeline");
   command->callback([options] { run_compare(*options); });

@@ -73,7 +73,7 @@ void add_inspect_command(CLI::App& app) {
   auto options = std::make_shared<InspectOptions>();
   CLI::App* command = app.add_subcommand("inspect", "Summarize a trace: devices, links, kernels, copies");
   command->add_option("trace", options->trace, "Trace file (.wstrace)")->required();
-  command->add_flag("--json", options->json, "Print one JSON object (keys documented in README.md)");
+  command->add_flag("--json", options->json, "Print one JSON object (keys documented in docs/trace-format.md)");
   auto* events =
       command->add_flag("--events", options->events, "Print every event as one JSON object per line instead");
   command

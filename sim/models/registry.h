@@ -17,7 +17,7 @@ struct ModelInfo {
 };
 
 /// The model `simulate` uses unless told otherwise: the one with the lowest mean MAPE on the blind half of the
-/// validation suite (README, "Accuracy today"; scripts/accuracy-table.py).
+/// validation suite (docs/accuracy.md; scripts/accuracy-table.py).
 inline constexpr std::string_view kDefaultModel = "wave-blocks";
 
 /// Every known model, in the order --help lists them.

@@ -1,5 +1,5 @@
 #pragma once
-/// @brief `warpsim compare --json`: one object. Keys documented in README.md ("warpsim compare"); keep them
+/// @brief `warpsim compare --json`: one object. Keys documented in docs/compare.md and docs/schemas/compare.schema.json; keep them
 /// stable, add new ones rather than renaming.
 
 #include <nlohmann/json.hpp>

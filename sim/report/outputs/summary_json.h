@@ -1,5 +1,5 @@
 #pragma once
-/// @brief `warpsim inspect --json`: one object per trace. Keys documented in README.md (Trace summary keys);
+/// @brief `warpsim inspect --json`: one object per trace. Keys documented in docs/trace-format.md ("warpsim inspect");
 /// keep them stable, add new ones rather than renaming.
 
 #include <nlohmann/json.hpp>
