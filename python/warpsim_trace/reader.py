@@ -102,7 +102,8 @@ class _Records:
 
 class TraceFile:
     """A trace file opened for reading: its header at once, then its events parsed one at a time (events()). The
-    file's bytes are read whole (a trace takes about a tenth of its parsed events' memory)."""
+    file's bytes are read whole: far less than its events parsed (the C++ reader's parsed events took about 8 times
+    the file's size on scripts/bench-replay.sh's trace)."""
 
     def __init__(self, path):
         with open(path, "rb") as file:
