@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "atomic_output.h"
+#include "child_process.h"
 #include "trace_merge.h"
 
 namespace warpsim::cli {
@@ -50,12 +51,6 @@ constexpr std::array<Pass, 5> kAllPasses = {{{"timeline", "core", "timeline"},
                                              {"counters", "tensor", "tensor"},
                                              {"counters", "cache", "cache"}}};
 
-std::filesystem::path own_directory() {
-  std::error_code error;
-  const auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
-  return error ? std::filesystem::current_path() : exe.parent_path();
-}
-
 // The tracer library: --tracer-lib, $WARPSIM_TRACER_LIB, else beside warpsim: in the same folder, in ../lib (an
 // installed warpsim) or in ../tracer (the build tree: build/sim/warpsim, build/tracer/libwarpsim_tracer.so).
 std::filesystem::path find_tracer_library(const std::string& chosen) {
@@ -63,7 +58,7 @@ std::filesystem::path find_tracer_library(const std::string& chosen) {
   if (!chosen.empty()) candidates.emplace_back(chosen);
   else if (const char* env = std::getenv("WARPSIM_TRACER_LIB"); env && *env) candidates.emplace_back(env);
   else {
-    const auto dir = own_directory();
+    const auto dir = own_executable().parent_path();
     for (const char* relative : {"libwarpsim_tracer.so", "../lib/libwarpsim_tracer.so", "../tracer/libwarpsim_tracer.so"})
       candidates.push_back(dir / relative);
   }
@@ -96,16 +91,11 @@ void set_env(const char* name, const std::string& value) { setenv(name, value.c_
 }
 
 // Like a shell: the application's exit status, or 128 + the signal that ended it.
-int wait_for(pid_t child) {
+int wait_for_application(pid_t child) {
   // Ctrl-C and Ctrl-\ go to the whole foreground group: let the application decide, and wait for it.
   signal(SIGINT, SIG_IGN);
   signal(SIGQUIT, SIG_IGN);
-  int status = 0;
-  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return 1;
+  return wait_for(child);
 }
 
 // A traced application that dies before its tracer closes the trace (a crash, a kill) leaves what the tracer had
@@ -165,7 +155,7 @@ int run_record(const RecordOptions& options) {
   const pid_t child = fork();
   if (child < 0) throw std::runtime_error(std::string("cannot start the application: ") + std::strerror(errno));
   if (child == 0) exec_traced(options, library);
-  const int status = wait_for(child);
+  const int status = wait_for_application(child);
   std::string output = options.output;
   if (auto at = output.find("%p"); at != std::string::npos) output.replace(at, 2, std::to_string(child));
   if (std::filesystem::exists(output)) {

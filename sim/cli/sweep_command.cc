@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "atomic_output.h"
+#include "child_process.h"
 #include "outputs/printable.h"
 #include "outputs/progress_line.h"
 #include "registry.h"
@@ -44,8 +45,6 @@ struct SweepOptions {
   std::string spec;
   std::optional<std::size_t> run_point;
 };
-
-std::filesystem::path own_executable() { return std::filesystem::read_symlink("/proc/self/exe"); }
 
 // 'text' for a POSIX shell, whatever it holds.
 std::string shell_quoted(const std::string& text) {
@@ -128,22 +127,15 @@ pid_t start_point(const SweepPlan& plan, std::size_t index) {
   return pid;
 }
 
-// A point's result appears whole (renamed) or not at all; a failed point keeps only its log.
+// A point's result appears whole (renamed) or not at all; a failed point keeps only its log. `status`: shell_status.
 bool finish_point(const SweepPlan& plan, std::size_t index, int status) {
-  const bool succeeded = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  const bool succeeded = status == 0;
   std::error_code ignored;
   if (succeeded)
     std::filesystem::rename(partial_result(plan, index), plan.result_file(index));
   else
     std::filesystem::remove(partial_result(plan, index), ignored);
   return succeeded;
-}
-
-int wait_for(pid_t pid) {
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return status;
 }
 
 // Runs the points without a result yet, `jobs` at a time. Returns how many failed.
@@ -171,7 +163,7 @@ std::size_t run_points(const SweepPlan& plan, unsigned jobs) {
     }
     const auto found = running.find(pid);
     if (found == running.end()) continue;
-    if (!finish_point(plan, found->second, status)) ++failed;
+    if (!finish_point(plan, found->second, shell_status(status))) ++failed;
     running.erase(found);
     ++done;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

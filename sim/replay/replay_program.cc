@@ -195,11 +195,12 @@ std::vector<std::size_t> api_order(const std::vector<Event>& events) {
   return order;
 }
 
-void sort_by_api_order(std::vector<Event>& events) {
-  const std::vector<std::size_t> order = api_order(events);
+std::vector<std::size_t> sort_by_api_order(std::vector<Event>& events) {
+  std::vector<std::size_t> order = api_order(events);
   std::vector<Event> sorted(events.size());
   for (std::size_t i = 0; i < order.size(); ++i) sorted[i].Swap(&events[order[i]]);
   events.swap(sorted);
+  return order;
 }
 
 ReplayProgram build_replay_program(const std::vector<Event>& events) { return ProgramBuilder(events).build(); }

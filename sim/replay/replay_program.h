@@ -73,8 +73,8 @@ std::uint64_t end_of(const Event& event);
 /// The indices of `events` in API call order: by correlation id, then start time (a graph launch's kernels share one
 /// id); stable.
 std::vector<std::size_t> api_order(const std::vector<Event>& events);
-/// Puts events in API call order (api_order).
-void sort_by_api_order(std::vector<Event>& events);
+/// Puts events in API call order (api_order) and returns that order: position after -> position before.
+std::vector<std::size_t> sort_by_api_order(std::vector<Event>& events);
 
 /// Builds the GPU side and the per-event host actions from events already in API call order.
 ReplayProgram build_replay_program(const std::vector<Event>& events);

@@ -146,7 +146,7 @@ class Simulation {
     result_.source_mode = source_.header().mode();
     load();
     refuse_guesses_alone();
-    put_in_api_order();
+    api_order_ = sort_by_api_order(events_);
     ReplayProgram program = build_replay_program(events_);
     const HostOptions host{platform_.node.host().api_call_overhead_us() * 1e-6, options_.host_scale};
     result_.host = build_host_threads(events_, program, host);
@@ -215,13 +215,6 @@ class Simulation {
         "launch configuration. Record a counters run and merge it (warpsim record --mode counters, warpsim merge), or "
         "pass --allow-estimates",
         source_.path(), result_.kernels));
-  }
-
-  void put_in_api_order() {
-    api_order_ = api_order(events_);
-    std::vector<Event> sorted(events_.size());
-    for (std::size_t i = 0; i < api_order_.size(); ++i) sorted[i].Swap(&events_[api_order_[i]]);
-    events_.swap(sorted);
   }
 
   void check_device(const Event& event) const {
