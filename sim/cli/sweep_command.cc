@@ -1,18 +1,10 @@
 #include "sweep_command.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <chrono>
-#include <cstring>
+#include <algorithm>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <optional>
 #include <regex>
@@ -23,12 +15,10 @@
 
 #include "atomic_output.h"
 #include "child_process.h"
-#include "outputs/printable.h"
-#include "outputs/progress_line.h"
 #include "registry.h"
 #include "sweep_plan.h"
-
-extern char** environ;
+#include "sweep_points.h"
+#include "sweep_results.h"
 
 namespace warpsim::cli {
 namespace {
@@ -93,130 +83,6 @@ void prepare_directory(const SweepPlan& plan) {
   spec.commit();
 }
 
-std::vector<std::string> simulate_arguments(const SweepPlan& plan, std::size_t index) {
-  std::vector<std::string> args = {
-      own_executable().string(), "simulate", plan.trace, "--platform", plan.platform, "--model", plan.model};
-  for (const auto& [key, value] : plan.point(index)) {
-    args.push_back("--set");
-    args.push_back(key + "=" + value);
-  }
-  args.push_back("--json");
-  return args;
-}
-
-std::filesystem::path partial_result(const SweepPlan& plan, std::size_t index) {
-  return plan.result_file(index).string() + fmt::format(".partial-{}", ::getpid());
-}
-
-// Starts `warpsim simulate ... --json` for one point: stdout to a partial result, stderr to the point's log.
-pid_t start_point(const SweepPlan& plan, std::size_t index) {
-  std::vector<std::string> args = simulate_arguments(plan, index);
-  std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t files;
-  posix_spawn_file_actions_init(&files);
-  posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, partial_result(plan, index).c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&files, STDERR_FILENO, plan.log_file(index).c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
-  pid_t pid = 0;
-  const int error = posix_spawn(&pid, argv[0], &files, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&files);
-  if (error != 0) throw std::runtime_error(std::string("cannot start warpsim simulate: ") + std::strerror(error));
-  return pid;
-}
-
-// A point's result appears whole (renamed) or not at all; a failed point keeps only its log. `status`: shell_status.
-bool finish_point(const SweepPlan& plan, std::size_t index, int status) {
-  const bool succeeded = status == 0;
-  std::error_code ignored;
-  if (succeeded)
-    std::filesystem::rename(partial_result(plan, index), plan.result_file(index));
-  else
-    std::filesystem::remove(partial_result(plan, index), ignored);
-  return succeeded;
-}
-
-// Runs the points without a result yet, `jobs` at a time. Returns how many failed.
-std::size_t run_points(const SweepPlan& plan, unsigned jobs) {
-  std::vector<std::size_t> pending;
-  for (std::size_t i = 0; i < plan.point_count(); ++i)
-    if (!std::filesystem::exists(plan.result_file(i))) pending.push_back(i);
-  const std::size_t already = plan.point_count() - pending.size();
-  if (already > 0)
-    std::cerr << fmt::format("sweep: {} of {} points already done, not run again\n", already, plan.point_count());
-  report::ProgressLine progress(std::cerr, report::stderr_is_a_terminal(), std::chrono::milliseconds(100));
-  const auto started = std::chrono::steady_clock::now();
-  std::map<pid_t, std::size_t> running;
-  std::size_t next = 0, done = 0, failed = 0;
-  while (next < pending.size() || !running.empty()) {
-    while (next < pending.size() && running.size() < jobs) {
-      running[start_point(plan, pending[next])] = pending[next];
-      ++next;
-    }
-    int status = 0;
-    const pid_t pid = ::wait(&status);
-    if (pid < 0) {
-      if (errno == EINTR) continue;
-      throw std::runtime_error(std::string("sweep: waiting for a point: ") + std::strerror(errno));
-    }
-    const auto found = running.find(pid);
-    if (found == running.end()) continue;
-    if (!finish_point(plan, found->second, shell_status(status))) ++failed;
-    running.erase(found);
-    ++done;
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    const double left = elapsed / static_cast<double>(done) * static_cast<double>(pending.size() - done);
-    progress.update("sweep", fmt::format("points, about {:.0f} s left", left), already + done, plan.point_count());
-  }
-  return failed;
-}
-
-// The last "error: ..." line a failed point's simulate printed.
-std::string point_error(const SweepPlan& plan, std::size_t index) {
-  std::ifstream log(plan.log_file(index));
-  if (!log) return "not run";
-  std::string line, error = "failed";
-  while (std::getline(log, line))
-    if (line.starts_with("error: ")) error = line.substr(7);
-  return error;
-}
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
-
-// DIR/sweep.csv: one row per point, its values and what `simulate --json` said (or why it has no result).
-// Returns how many points have no result.
-std::size_t write_csv(const SweepPlan& plan, const std::filesystem::path& path) {
-  AtomicOutputFile csv(path);
-  std::ostream& out = csv.stream();
-  out << "point";
-  for (const SweepAxis& axis : plan.axes) out << ',' << csv_field(axis.key);
-  out << ",kernels,kernels_without_counters,kernel_time_s,span_s,error\n";
-  std::size_t missing = 0;
-  for (std::size_t i = 0; i < plan.point_count(); ++i) {
-    out << i;
-    for (const auto& [key, value] : plan.point(i)) out << ',' << csv_field(value);
-    std::ifstream result(plan.result_file(i));
-    const nlohmann::json json = result ? nlohmann::json::parse(result, nullptr, false) : nlohmann::json();
-    if (json.is_object() && json.contains("kernel_time_s")) {
-      out << fmt::format(",{},{},{:.9g},{:.9g},\n", json["kernels"].get<std::uint64_t>(),
-                         json["kernels_without_counters"].get<std::uint64_t>(),
-                         json["kernel_time_s"]["simulated"].get<double>(), json["span_s"].get<double>());
-    } else {
-      ++missing;
-      out << ",,,,," << csv_field(report::printable(point_error(plan, i))) << '\n';
-    }
-  }
-  csv.commit();
-  return missing;
-}
-
 void emit_jobs(const SweepPlan& plan, const std::string& jobs_path) {
   AtomicOutputFile jobs(jobs_path);
   for (std::size_t i = 0; i < plan.point_count(); ++i) {
@@ -243,7 +109,7 @@ SweepPlan plan_of_jobs(const std::string& jobs_path) {
 }
 
 int finish(const SweepPlan& plan, const std::filesystem::path& csv, std::size_t failed_to_report) {
-  const std::size_t missing = write_csv(plan, csv);
+  const std::size_t missing = write_sweep_csv(plan, csv);
   std::cout << fmt::format("{}: {} points, {} with results\n", csv.string(), plan.point_count(),
                            plan.point_count() - missing);
   if (missing > 0 || failed_to_report > 0) {
@@ -261,7 +127,7 @@ int run_sweep(const SweepOptions& options) {
     if (*options.run_point >= plan.point_count())
       throw std::runtime_error(
           fmt::format("sweep: --run-point {}: the plan has {} points", *options.run_point, plan.point_count()));
-    return finish_point(plan, *options.run_point, wait_for(start_point(plan, *options.run_point))) ? 0 : 1;
+    return run_point(plan, *options.run_point) ? 0 : 1;
   }
   if (options.output.empty()) throw std::runtime_error("sweep: -o DIR is required");
   if (!options.merge.empty()) {
