@@ -27,6 +27,7 @@ class ReplayState {
         timings_{} {
     timings_.op_start.assign(program.ops.size(), 0);
     timings_.op_end.assign(program.ops.size(), 0);
+    timings_.op_last_transfer.assign(program.ops.size(), -1);
     for (const HostThreadProgram& thread : program.threads) timings_.host_step_end.emplace_back(thread.steps.size(), 0);
     for (std::size_t s = 0; s < program.streams.size(); ++s) issued_.push_back(sg4::Semaphore::create(0));
     for (std::size_t e = 0; e < copy_engines; ++e) copy_engines_.push_back(sg4::Semaphore::create(1));
@@ -86,6 +87,21 @@ class ReplayState {
     done_signal_[op]->release();  // pass it on to the next waiter
   }
 
+  // Waits for every activity; returns the index among the transfers (those after the first `sm_activities`) of the
+  // one that ended last, or -1 when none ended after the SM work. A tie goes to the SM work.
+  static std::int16_t wait_all(std::vector<sg4::ActivityPtr>& activities, std::size_t sm_activities) {
+    std::int16_t last = -1;
+    double latest = sg4::Engine::get_clock();
+    for (std::size_t i = 0; i < activities.size(); ++i) {
+      activities[i]->wait();
+      const double now = sg4::Engine::get_clock();
+      if (now <= latest) continue;
+      latest = now;
+      last = i < sm_activities ? -1 : static_cast<std::int16_t>(i - sm_activities);
+    }
+    return last;
+  }
+
   void execute(std::size_t op) {
     const OpWork& work = work_[op];
     // A copy engine moves one copy at a time: a copy waits for its engine before it starts.
@@ -106,7 +122,7 @@ class ReplayState {
       activities.push_back(sg4::Comm::sendto_async(node_.hosts.at(transfer.from), node_.hosts.at(transfer.to),
                                                    transfer.bytes));
     }
-    for (auto& activity : activities) activity->wait();
+    timings_.op_last_transfer[op] = wait_all(activities, work.sm_time_s > 0 ? 1 : 0);
     if (engine) engine->release();
     timings_.op_end[op] = sg4::Engine::get_clock();
     done_[op] = true;

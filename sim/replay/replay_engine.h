@@ -3,6 +3,7 @@
 // issues operations and blocks as its program says; each stream actor runs its operations in order once issued and
 // once the operations they wait for have ended. Copies that need a copy engine hold it while they run.
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -14,6 +15,9 @@ namespace warpsim::replay {
 
 struct ReplayTimings {
   std::vector<double> op_start, op_end;           // simulated seconds, per operation (start: before its setup)
+  // Per operation, which of its transfers (OpWork::transfers) ended last, after its SM work: what bounded it. -1: the
+  // SM work ended last (or the operation had nothing but its setup).
+  std::vector<std::int16_t> op_last_transfer;
   std::vector<std::vector<double>> host_step_end;  // per thread, when each of its steps finished
   double end = 0;                                  // when the last actor finished
 };

@@ -11,6 +11,7 @@
 
 #include "counter_lender.h"
 #include "host_program.h"
+#include "kernel_bound.h"
 #include "op_work.h"
 #include "replay_engine.h"
 #include "replay_program.h"
@@ -127,6 +128,7 @@ constexpr std::size_t kEstimatedNamesKept = 3;
 struct NewTimes {
   std::uint64_t start_ns = 0, end_ns = 0;
   bool set = false;
+  std::uint16_t bound = 0;  // a kernel's: what bounded it (BoundTable id; 0: none)
 };
 
 class Simulation {
@@ -158,7 +160,7 @@ class Simulation {
       if (options_.progress && ended % kProgressEvery == 0)
         options_.progress("replaying", "operations", ended, work.size());
     });
-    const std::vector<NewTimes> times = simulated_times(program, timings);
+    const std::vector<NewTimes> times = simulated_times(program, timings, work);
     events_ = {};
     result_.header = simulated_header(source_.header(), source_.path(), platform_, model_name(),
                                       options_.reuse_recorded_kernel_times);
@@ -188,14 +190,15 @@ class Simulation {
         lender_.offer(event.kernel());
       }
       if (borrows) borrowers.push_back(events_.size());
-      work_.push_back(borrows ? OpWork{} : op_work(event));
+      model_bound_.push_back(0);
+      work_.push_back(borrows ? OpWork{} : op_work(event, model_bound_.back()));
       if (kernel && !borrows) strip_for_replay(event);
       events_.push_back(std::move(event));
       source_index_.push_back(at);
     });
     for (const std::size_t i : borrowers) {
       if (lender_.lend(*events_[i].mutable_kernel())) ++result_.counters_borrowed;
-      work_[i] = op_work(events_[i]);
+      work_[i] = op_work(events_[i], model_bound_[i]);
       strip_for_replay(events_[i]);
     }
   }
@@ -226,7 +229,8 @@ class Simulation {
 
   std::string model_name() const { return model_ ? std::string(model_->name()) : "recorded kernel times"; }
 
-  OpWork op_work(const Event& event) {
+  // `bound`: a kernel's bound as its model names it (BoundTable id), left as it is for other operations.
+  OpWork op_work(const Event& event, std::uint16_t& bound) {
     if (event.has_memcpy()) {
       OpWork work = memcpy_work(event.memcpy(), topology_, platform_);
       work.copy_engine = engines_.engine_of(event.memcpy());
@@ -246,12 +250,14 @@ class Simulation {
       prediction = model_->predict(models::KernelView::of(launch, recorded_slices), gpu);
       if (prediction.estimated_without_counters) note_estimate(launch);
     }
+    bound = bounds_.add(model_bound(prediction, options_.reuse_recorded_kernel_times || !model_));
     return kernel_op_work(prediction, topology_, launch.device_id(), peers_[launch.device_id()]);
   }
 
   // Simulated times on the recording's clock, per source event: simulated time 0 is the recording's first API call
   // or operation.
-  std::vector<NewTimes> simulated_times(const ReplayProgram& program, const ReplayTimings& timings) {
+  std::vector<NewTimes> simulated_times(const ReplayProgram& program, const ReplayTimings& timings,
+                                        const std::vector<OpWork>& work) {
     const std::uint64_t base = recording_start_ns(events_);
     auto at = [base](double seconds) { return base + static_cast<std::uint64_t>(std::llround(seconds * 1e9)); };
     const std::vector<std::pair<double, double>> calls = call_times(program, timings);
@@ -269,7 +275,11 @@ class Simulation {
       if (const std::size_t op = op_of_event[i]; op != kNoOp) {
         moved = {at(timings.op_start[op]), at(timings.op_end[op]), true};
         extend(timings.op_start[op], timings.op_end[op]);
-        if (event.has_kernel()) result_.simulated_kernel_s += static_cast<double>(moved.end_ns - moved.start_ns) * 1e-9;
+        if (event.has_kernel()) {
+          result_.simulated_kernel_s += static_cast<double>(moved.end_ns - moved.start_ns) * 1e-9;
+          moved.bound =
+              kernel_bound(event.kernel(), work[op], timings.op_last_transfer[op], model_bound_[api_order_[i]]);
+        }
       } else if (calls[i].first >= 0 && (event.has_api_call() || (event.has_sync() && event.sync().type() != Synchronization::EVENT_RECORD))) {
         moved = {at(calls[i].first), at(calls[i].second), true};
         if (event.has_api_call()) extend(calls[i].first, calls[i].second);
@@ -277,6 +287,14 @@ class Simulation {
     }
     result_.span_s = first < 0 ? 0 : last - first;
     return times;
+  }
+
+  // The model's bound where the SM work ended last, else the node resource of the transfer that ended after it.
+  std::uint16_t kernel_bound(const KernelLaunch& kernel, const OpWork& work, std::int16_t last_transfer,
+                             std::uint16_t model) {
+    if (last_transfer < 0 || static_cast<std::size_t>(last_transfer) >= work.transfers.size()) return model;
+    return bounds_.add(
+        transfer_bound(work.transfers[static_cast<std::size_t>(last_transfer)], topology_, kernel.device_id()));
   }
 
   // Second pass: every replayed event as read, with the counters it was predicted with and its new times.
@@ -289,6 +307,8 @@ class Simulation {
       if (at >= times.size()) throw std::runtime_error(source_.path() + ": changed while being simulated");
       if (event.has_kernel()) lender_.lend(*event.mutable_kernel());
       if (times[at].set) set_times(event, times[at].start_ns, times[at].end_ns);
+      if (const SimulatedBound* bound = bounds_.find(times[at].bound); bound && event.has_kernel())
+        *event.mutable_kernel()->mutable_simulated_bound() = *bound;
       output.event(event);
     });
   }
@@ -338,6 +358,8 @@ class Simulation {
   std::vector<Event> events_;              // the replayed ones, stripped; in API order once loaded
   std::vector<std::size_t> source_index_;  // per event as loaded: its position in the source
   std::vector<OpWork> work_;               // per event as loaded: its operation's work (empty: none)
+  std::vector<std::uint16_t> model_bound_;  // per event as loaded: a kernel's bound as its model names it
+  BoundTable bounds_;
   std::vector<std::size_t> api_order_;     // position in API order -> position as loaded
   SimulationResult result_;
 };
