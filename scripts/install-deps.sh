@@ -16,6 +16,8 @@ packages=(
   python3  # tests/golden and scripts/check-includes.py
   python3-protobuf  # the Python reader (python/warpsim_trace)
   parallel  # GNU parallel runs `warpsim sweep --emit-jobs` jobs in a test
+  chromium  # headless, renders the `warpsim report` page in tests/browser/report_page_test.py
+  fonts-liberation  # its text, in the screenshot docs/report.png
 )
 
 missing=()

@@ -13,6 +13,7 @@
 #include "outputs/printable.h"
 #include "petri_command.h"
 #include "record_command.h"
+#include "report_command.h"
 #include "sass_command.h"
 #include "scale_command.h"
 #include "timeline_command.h"
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
   warpsim::cli::add_sass_command(app);
   warpsim::cli::add_compare_command(app);
   warpsim::cli::add_timeline_command(app);
+  warpsim::cli::add_report_command(app);
   warpsim::cli::add_petri_command(app);
 #ifdef WARPSIM_HAS_REPLAY
   warpsim::cli::add_simulate_command(app);

@@ -12,6 +12,8 @@
 namespace warpsim::report {
 namespace {
 
+std::array<std::uint32_t, 3> dims(const Dim3& d) { return {d.x(), d.y(), d.z()}; }
+
 // Accumulates one trace's kernels, span and its attribution while the reader streams its events.
 class KernelCollector {
  public:
@@ -33,7 +35,8 @@ class KernelCollector {
  private:
   void add_kernel(const KernelLaunch& kernel) {
     out_.streams[{kernel.device_id(), kernel.stream_id()}].push_back(
-        {kernel.name(), kernel.correlation_id(), kernel.start_ns(), kernel.end_ns()});
+        {kernel.name(), kernel.correlation_id(), kernel.start_ns(), kernel.end_ns(), dims(kernel.grid()),
+         dims(kernel.block()), kernel.simulated_bound()});
     ++out_.kernels;
     out_.kernel_time_ns += kernel.end_ns() - kernel.start_ns();
     add_span(kernel.start_ns(), kernel.end_ns());

@@ -6,6 +6,7 @@
 /// runs faster or slower than the recording still pair up. Any difference in the kernels launched is an error: a
 /// comparison of different programs would print numbers that mean nothing.
 
+#include <array>
 #include <compare>
 #include <cstdint>
 #include <filesystem>
@@ -32,6 +33,9 @@ struct KernelRecord {
   std::uint64_t correlation_id = 0;
   std::uint64_t start_ns = 0;
   std::uint64_t end_ns = 0;
+  std::array<std::uint32_t, 3> grid{};
+  std::array<std::uint32_t, 3> block{};
+  SimulatedBound bound;  ///< simulated traces: what bounded the kernel; unset elsewhere
   std::uint64_t duration_ns() const { return end_ns - start_ns; }
 };
 
