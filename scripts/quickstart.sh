@@ -2,7 +2,7 @@
 # The main job on the traces shipped with warpsim: simulate every real recording that has counters on its own GPU's
 # node and on the other GPU's, compare each simulation with a real recording, and print the accuracy table
 # (scripts/validate.sh), then the summary for every SM model. Before the tables, one full comparison shows what
-# `warpsim compare` reports per kernel.
+# `warpsim compare` reports per kernel, and `warpsim report` writes it as a page (build/quickstart-report.html).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -16,6 +16,9 @@ build/sim/warpsim simulate "$real.merged.wstrace" --platform h100-pcie --model w
 echo
 echo "\$ warpsim compare $real.timeline.wstrace sim.wstrace"
 build/sim/warpsim compare "$real.timeline.wstrace" "$tmp/sim.wstrace"
+echo
+echo "\$ warpsim report $real.timeline.wstrace sim.wstrace -o build/quickstart-report.html   # open it in a browser"
+build/sim/warpsim report "$real.timeline.wstrace" "$tmp/sim.wstrace" -o build/quickstart-report.html
 echo
 echo "\$ scripts/validate.sh --model wave-blocks   # every shipped workload, same GPU and cross GPU"
 WARPSIM_NO_BUILD=1 scripts/validate.sh --model wave-blocks
