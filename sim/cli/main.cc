@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "compare_command.h"
+#include "completion_command.h"
 #include "inspect_command.h"
 #include "merge_command.h"
 #include "outputs/printable.h"
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
   warpsim::cli::add_models_command(app);
   warpsim::cli::add_sweep_command(app, exit_status);
 #endif
+  warpsim::cli::add_completion_command(app);  // last: it lists the commands above
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
