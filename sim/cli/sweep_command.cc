@@ -108,10 +108,15 @@ SweepPlan plan_of_jobs(const std::string& jobs_path) {
   return load_plan(std::regex_replace(match[1].str(), std::regex(R"('\\'')"), "'"));
 }
 
+// Writes DIR/sweep.csv and its page DIR/sweep.html beside it.
 int finish(const SweepPlan& plan, const std::filesystem::path& csv, std::size_t failed_to_report) {
-  const std::size_t missing = write_sweep_csv(plan, csv);
-  std::cout << fmt::format("{}: {} points, {} with results\n", csv.string(), plan.point_count(),
-                           plan.point_count() - missing);
+  const report::SweepSummary results = sweep_results(plan);
+  write_sweep_csv(results, csv);
+  std::filesystem::path page = csv;
+  write_sweep_html(results, page.replace_extension(".html"));
+  const std::size_t missing = missing_points(results);
+  std::cout << fmt::format("{}: {} points, {} with results (page: {})\n", csv.string(), plan.point_count(),
+                           plan.point_count() - missing, page.string());
   if (missing > 0 || failed_to_report > 0) {
     std::cerr << fmt::format("error: sweep: {} points have no result (their error is in the CSV; logs in {})\n",
                              missing, (plan.directory / "points").string());
@@ -158,8 +163,9 @@ void add_sweep_command(CLI::App& app, int& exit_status) {
   command->add_option("-m,--model", options->model, "SM timing model (warpsim models)")->capture_default_str();
   command->add_option("--set", options->sets,
                       "An axis: a platform field and its values, e.g. gpu.memory.dram_bandwidth_gb_per_s=2000,3352");
-  command->add_option("-o,--output", options->output,
-                      "Directory: sweep.json (the plan), points/ (each point's result and log), sweep.csv");
+  command->add_option(
+      "-o,--output", options->output,
+      "Directory: sweep.json (the plan), points/ (each point's result and log), sweep.csv and sweep.html");
   command->add_option("-j,--jobs", options->jobs, "Points run at once")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

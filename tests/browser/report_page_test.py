@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The report page in a real browser: `warpsim report` on a shipped recording and its simulation (and on the
-recording alone), rendered by headless Chromium. Fails on any error the page's script or console reported, and
+"""The report pages in a real browser: `warpsim report` on a shipped recording and its simulation (and on the
+recording alone), and `warpsim sweep`'s page of a one-axis and a two-axis sweep, rendered by headless Chromium. Fails on any error the page's script or console reported, and
 unless every figure drew (the page marks each with data-drawn, the number of marks, and the body with data-ready).
 
 Skipped (exit 77, which CTest shows as skipped) with a line saying so where Chromium is not installed:
@@ -20,6 +20,7 @@ SKIPPED = 77
 FIGURES_WITH_TWO_TRACES = ["timeline-figure", "scatter-figure", "histogram-figure", "kernel-table", "links-figure-0",
                            "links-figure-1"]
 FIGURES_WITH_ONE_TRACE = ["timeline-figure", "kernel-table"]
+FIGURES_OF_A_SWEEP = ["sweep-figures", "point-table"]
 
 
 def chromium():
@@ -86,6 +87,10 @@ def main():
         check_page(browser, both, FIGURES_WITH_TWO_TRACES)
         run([warpsim, "report", trace, "-o", "alone.html"], cwd=work)
         check_page(browser, os.path.join(work, "alone.html"), FIGURES_WITH_ONE_TRACE)
+        for name, sets in (("line", ["gpu.sm_count=66,132"]),
+                           ("heat", ["gpu.sm_count=66,132", "gpu.memory.dram_bandwidth_gb_per_s=2000,3352"])):
+            run([warpsim, "sweep", trace, "-p", args.platform, *[f"--set={s}" for s in sets], "-o", name], cwd=work)
+            check_page(browser, os.path.join(work, name, "sweep.html"), FIGURES_OF_A_SWEEP)
         if args.screenshot:
             run(browser_command(browser, "--window-size=1400,1900", "--screenshot=" + os.path.abspath(args.screenshot),
                                 "file://" + both))

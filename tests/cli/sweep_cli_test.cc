@@ -34,6 +34,10 @@ TEST(SweepCli, OneRowPerPointAndARerunRecomputesNothing) {
   EXPECT_EQ(count_lines(csv), 7);
   EXPECT_THAT(csv, HasSubstr("point,gpu.memory.dram_bandwidth_gb_per_s,gpu.sm_count,kernels,"));
   EXPECT_THAT(csv, HasSubstr("\n5,5000,132,6,0,"));
+  // The page beside it holds the same points (drawn in a browser by tests/browser/report_page_test.py).
+  const std::string page = testing::read_file(dir / "sweep.html");
+  EXPECT_THAT(page, HasSubstr("\"axes\":[\"gpu.memory.dram_bandwidth_gb_per_s\",\"gpu.sm_count\"]"));
+  EXPECT_THAT(page, HasSubstr("\"values\":[\"5000\",\"132\"]"));
   const CommandResult again = run_warpsim(grid_sweep(dir));
   ASSERT_EQ(again.exit_status, 0) << again.err;
   EXPECT_THAT(again.err, HasSubstr("6 of 6 points already done, not run again"));
@@ -71,6 +75,7 @@ TEST(SweepCli, AFailedPointIsARowWithItsErrorAndTheSweepFails) {
   const std::string csv = testing::read_file(dir / "sweep.csv");
   EXPECT_THAT(csv, HasSubstr("\n0,0,,,,,\"--set gpu.sm_count=0: gpu0.sm_count: must be > 0, is 0\"\n"));
   EXPECT_THAT(csv, HasSubstr("\n1,66,24,"));
+  EXPECT_THAT(testing::read_file(dir / "sweep.html"), HasSubstr("gpu0.sm_count: must be > 0"));
 }
 
 TEST(SweepCli, ADirectoryHoldingAnotherSweepIsRefused) {

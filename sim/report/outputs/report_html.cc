@@ -31,14 +31,17 @@ std::string script_safe_json(const nlohmann::json& data) {
 
 }  // namespace
 
-std::string report_html(const nlohmann::json& data) {
-  std::string page = kReportPageHTML;
+std::string fill_page(const char* html, const char* script, const nlohmann::json& data) {
+  std::string page = html;
   // The data goes in last: it may hold the other placeholders' words.
-  replace_once(page, "/*@WARPSIM_STYLE@*/", kReportPageCSS);
-  replace_once(page, "/*@WARPSIM_SCRIPT@*/", kReportPageJS);
+  replace_once(page, "/*@WARPSIM_ERROR_TRAP@*/", kPageErrorsJs);
+  replace_once(page, "/*@WARPSIM_STYLE@*/", kPageReportCss);
+  replace_once(page, "/*@WARPSIM_SCRIPT@*/", std::string(kPageCommonJs) + "\n" + script);
   replace_once(page, "@WARPSIM_DATA@", script_safe_json(data));
   return page;
 }
+
+std::string report_html(const nlohmann::json& data) { return fill_page(kPageReportHtml, kPageReportJs, data); }
 
 ReportData write_report_file(const ReportInputs& inputs, const std::filesystem::path& path) {
   std::vector<std::filesystem::path> sources{inputs.a};

@@ -15,6 +15,10 @@ namespace warpsim::report {
 /// The page with `data` in it.
 std::string report_html(const nlohmann::json& data);
 
+/// A page of report_page/: `html` with the error trap, the shared style, common.js and `script`, and `data` put in its
+/// placeholders.
+std::string fill_page(const char* html, const char* script, const nlohmann::json& data);
+
 /// Assembles the data of `inputs` and writes the page to `path`, whole or not at all, never over an input. Throws
 /// as report_data does, and OutputError when the page cannot be written.
 ReportData write_report_file(const ReportInputs& inputs, const std::filesystem::path& path);

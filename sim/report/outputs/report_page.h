@@ -1,11 +1,15 @@
 #pragma once
-/// @brief The report page's parts, compiled in from report_page/ (cmake/embed_report_page.cmake): the HTML with its
-/// placeholders, the style and the script.
+/// @brief The report pages' parts, compiled in from report_page/ (cmake/embed_report_page.cmake): the HTML with its
+/// placeholders, the style they share and the scripts, for `warpsim report` and for `warpsim sweep`'s page.
 
 namespace warpsim::report {
 
-extern const char kReportPageHTML[];  ///< holds /*@WARPSIM_STYLE@*/, @WARPSIM_DATA@ and /*@WARPSIM_SCRIPT@*/
-extern const char kReportPageCSS[];
-extern const char kReportPageJS[];
+extern const char kPageReportHtml[];  ///< holds the placeholders fill_page (report_html.h) fills
+extern const char kPageReportCss[];   ///< the style of every page
+extern const char kPageErrorsJs[];    ///< first in every page's head: keeps script and console errors on the page
+extern const char kPageCommonJs[];    ///< helpers, before each page's own script
+extern const char kPageReportJs[];
+extern const char kPageSweepHtml[];  ///< `warpsim sweep`'s page, with the same placeholders
+extern const char kPageSweepJs[];
 
 }  // namespace warpsim::report
