@@ -19,11 +19,12 @@
 #include "outputs/kernels_csv.h"
 #include "outputs/printable.h"
 #include "outputs/progress_line.h"
-#include "outputs/timeline_json.h"
+#include "outputs/timeline_export.h"
 #include "platform.h"
 #include "registry.h"
 #include "simulate_summary.h"
 #include "simulation.h"
+#include "timeline_command.h"
 #include "trace_writer.h"
 
 namespace warpsim::cli {
@@ -40,6 +41,7 @@ struct SimulateOptions {
   double host_scale = 1;
   std::string output;
   std::string timeline;
+  std::string timeline_format = "auto";
   std::string csv;
 };
 
@@ -65,6 +67,7 @@ void write_exports(const SimulateOptions& options, const std::string& simulated,
         {"recorded: " + std::filesystem::path(options.trace).filename().string(), options.trace},
         {"simulated: " + std::filesystem::path(simulated).filename().string(), simulated}};
     report::TimelineOptions timeline;
+    timeline.format = report::timeline_format_of(options.timeline_format, options.timeline);
     timeline.progress = [&progress](std::uint64_t slices) { progress.update("timeline", "slices", slices, 0); };
     report::write_timeline_file(sources, options.timeline, timeline);
     progress.clear();
@@ -167,7 +170,9 @@ void add_simulate_command(CLI::App& app) {
   command->add_flag("--json", options->json,
                     "Print one JSON object instead of the text summary (keys: docs/schemas/simulate.schema.json)");
   command->add_option("-o,--output", options->output, "Write the simulated trace (same schema) here");
-  command->add_option("--timeline", options->timeline, "Write a Perfetto/Chrome JSON timeline: recording and simulation side by side");
+  command->add_option("--timeline", options->timeline,
+                      "Write a timeline, recording and simulation side by side (.json; .pftrace: Perfetto protobuf)");
+  add_timeline_format_option(*command, options->timeline_format);
   command->add_option("--csv", options->csv, "Write one CSV row per simulated kernel");
   command->callback([options] { run_simulate(*options); });
 }

@@ -1,5 +1,5 @@
 #pragma once
-/// @brief The CPU side of a timeline (timeline_json.h), as Nsight Systems shows it: per host thread one track with
+/// @brief The CPU side of a timeline (timeline_export.h), as Nsight Systems shows it: per host thread one track with
 /// its API calls (driver calls nested inside the runtime calls that made them) and "host work" slices in the gaps
 /// between consecutive top-level calls; flow arrows from each call to the GPU operations with its correlation id.
 ///

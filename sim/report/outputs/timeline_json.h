@@ -1,51 +1,29 @@
 #pragma once
-/// @brief Chrome/Perfetto trace-event JSON of one or more traces, side by side (ui.perfetto.dev, chrome://tracing).
-///
-/// Per trace and device one process "<label> GPU<id> <device name>" with one track per stream ("stream N": kernels,
-/// copies, memsets) and the link tracks "PCIe HtoD", "PCIe DtoH" and "peer (NVLink|PCIe)" showing each copy on the
-/// link it uses; per trace one process "<label> host" with, per host thread, a track of its API calls and the "host
-/// work" between them, and the NVTX markers, one track per thread (host_tracks.h). Flow arrows lead from each API
-/// call to the GPU operations with its correlation id. Slices are complete events ("ph":"X", ts and dur in
-/// microseconds with ns precision). Overlapping slices of one track go to extra lanes ("stream 7 #2"): see
-/// timeline_lanes.h. Events without an end time (counters-mode kernels, event records) are left out.
-///
-/// Each file is read twice (lanes first, then the events) so that memory stays a few bytes per event: a 100k-event
-/// trace exports in well under a second.
+/// @brief The Chrome/Perfetto trace-event JSON of a timeline ({"traceEvents": [...]}, for ui.perfetto.dev and
+/// chrome://tracing), written as the exporter hands it over: process and thread names with their sort order
+/// ("ph":"M"), complete slices ("ph":"X", ts and dur in microseconds with ns precision), instants and flow events
+/// ("s", and "f" bound to the enclosing slice).
 
-#include <cstdint>
-#include <filesystem>
-#include <functional>
 #include <ostream>
-#include <string>
-#include <vector>
+
+#include "outputs/timeline_sink.h"
 
 namespace warpsim::report {
 
-struct TimelineSource {
-  std::string label;  ///< prefix of the process names, e.g. "A: matmul.timeline.wstrace"
-  std::filesystem::path path;
-};
+class JsonTimelineSink : public TimelineSink {
+ public:
+  explicit JsonTimelineSink(std::ostream& out);
+  void process(int pid, const std::string& name) override;
+  void thread(int pid, int tid, const std::string& name) override;
+  void slice(const TimelineSlice& slice) override;
+  void flow(const FlowEnd& end) override;
+  void finish() override;
 
-struct TimelineOptions {
-  /// false: each trace starts at 0, so a recording and its simulation line up whatever their clocks (simulations and
-  /// recordings on other machines need not share a time base). true: one origin, the earliest start over all traces,
-  /// for traces recorded together on one clock.
-  bool common_clock = false;
-  /// Told, now and then, how many slices are written (a progress line on a terminal; 1M operations take seconds).
-  std::function<void(std::uint64_t slices)> progress;
-};
+ private:
+  void write(const nlohmann::json& event);
 
-struct TimelineResult {
-  std::uint64_t events = 0;  ///< slices and instants written (metadata and flows not counted)
-  std::uint64_t flows = 0;   ///< flow arrows from API calls to GPU operations (each a start and a finish event)
-  std::vector<std::string> warnings;  ///< truncated traces: exported up to where they stop
+  std::ostream& out_;
+  bool first_ = true;
 };
-
-/// Writes one JSON object {"traceEvents": [...]} to `out`. Throws TraceError on bad input.
-TimelineResult write_timeline(const std::vector<TimelineSource>& sources, std::ostream& out,
-                              const TimelineOptions& options = {});
-/// The same into the file `path`; throws std::runtime_error if it cannot be written.
-TimelineResult write_timeline_file(const std::vector<TimelineSource>& sources, const std::filesystem::path& path,
-                                   const TimelineOptions& options = {});
 
 }  // namespace warpsim::report

@@ -11,7 +11,7 @@
 #include <tuple>
 
 #include "host_events.h"
-#include "outputs/timeline_json.h"
+#include "outputs/timeline_export.h"
 #include "report_test_traces.h"
 #include "trace_writer.h"
 

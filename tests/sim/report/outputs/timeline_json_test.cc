@@ -5,7 +5,7 @@
 #include <map>
 #include <sstream>
 
-#include "outputs/timeline_json.h"
+#include "outputs/timeline_export.h"
 #include "report_test_traces.h"
 #include "trace_writer.h"
 
