@@ -13,7 +13,7 @@ endif()
 install(DIRECTORY platforms/gpus platforms/nodes DESTINATION "${WARPSIM_SHARE_DIR}/platforms"
         FILES_MATCHING PATTERN "*.textproto")
 install(FILES platforms/README.md DESTINATION "${WARPSIM_SHARE_DIR}/platforms")
-install(FILES proto/trace.proto proto/platform.proto DESTINATION "${WARPSIM_SHARE_DIR}/proto")
+install(FILES proto/trace.proto proto/platform.proto proto/perfetto_trace.proto DESTINATION "${WARPSIM_SHARE_DIR}/proto")
 install(DIRECTORY docs/schemas/ DESTINATION "${WARPSIM_SHARE_DIR}/schemas")
 # The Python reader and its generated messages: PYTHONPATH=PREFIX/share/warpsim/python.
 install(DIRECTORY python/warpsim_trace DESTINATION "${WARPSIM_SHARE_DIR}/python" FILES_MATCHING PATTERN "*.py")

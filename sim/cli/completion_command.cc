@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -94,9 +95,10 @@ void print_bash(const CLI::App& app) {
 
 void add_completion_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand("completion", "Print a shell completion script (bash): source <(warpsim completion bash)");
+  // Owned by the callback, which lives as long as the command: CLI11 writes the value into it while parsing.
   auto shell = std::make_shared<std::string>();
   command->add_option("shell", *shell, "Shell")->required()->check(CLI::IsMember({"bash"}));
-  command->callback([&app] { print_bash(app); });
+  command->callback([&app, shell] { print_bash(app); });
 }
 
 }  // namespace warpsim::cli
