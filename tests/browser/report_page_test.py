@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The report pages in a real browser: `warpsim report` on a shipped recording and its simulation (and on the
+"""The report pages in a real browser: `warpsim report` on a shipped recording and its simulation (its timeline
+zoomed, panned and reset by synthetic wheel, drag and double-click events), and on the
 recording alone), and `warpsim sweep`'s page of a one-axis and a two-axis sweep, rendered by headless Chromium. Fails on any error the page's script or console reported, and
 unless every figure drew (the page marks each with data-drawn, the number of marks, and the body with data-ready).
 
@@ -66,6 +67,41 @@ def check_page(browser, page, figures):
     print(f"ok: {page}: drew {', '.join(figures)} without errors")
 
 
+# Appended to a copy of the two-trace page: zooms the timeline in with the wheel, pans it by dragging, then goes back
+# with a double click, and says on the body whether the axis followed each step.
+ZOOM_PROBE = """<script>
+(function () {
+  const svg = document.querySelector('#timeline-figure svg');
+  const ticks = () => [...svg.querySelectorAll('.axis text')].map((t) => t.textContent).join('|');
+  const box = svg.getBoundingClientRect();
+  const at = { clientX: box.left + box.width * 0.6, clientY: box.top + 5, bubbles: true, cancelable: true };
+  const home = ticks();
+  svg.dispatchEvent(new WheelEvent('wheel', Object.assign({ deltaY: -400 }, at)));
+  svg.dispatchEvent(new WheelEvent('wheel', Object.assign({ deltaY: -400 }, at)));
+  const zoomed = ticks();
+  svg.dispatchEvent(new MouseEvent('mousedown', at));
+  svg.dispatchEvent(new MouseEvent('mousemove', Object.assign({}, at, { clientX: at.clientX - 200 })));
+  window.dispatchEvent(new MouseEvent('mouseup', at));
+  const panned = ticks();
+  svg.dispatchEvent(new MouseEvent('dblclick', at));
+  const back = ticks();
+  document.body.dataset.zoom = [zoomed !== home, panned !== zoomed, back === home].join(',');
+})();
+</script>"""
+
+
+def check_zoom(browser, page):
+    probed = page.replace(".html", ".zoom.html")
+    with open(page) as source, open(probed, "w") as target:
+        target.write(source.read().replace("</body>", ZOOM_PROBE + "</body>"))
+    dom = run(browser_command(browser, "--dump-dom", "file://" + os.path.abspath(probed))).stdout
+    steps = re.search(r'<body[^>]*data-zoom="([^"]*)"', dom)
+    if not steps or steps.group(1) != "true,true,true":
+        sys.exit(f"FAIL: {page}: the timeline's axis did not follow wheel zoom, drag and double click "
+                 f"({steps.group(1) if steps else 'the probe did not run'})")
+    print(f"ok: {page}: the timeline zooms, pans and goes back")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--warpsim", required=True)
@@ -85,6 +121,7 @@ def main():
         run([warpsim, "report", trace, simulated, "-o", "report.html"], cwd=work)
         both = os.path.join(work, "report.html")
         check_page(browser, both, FIGURES_WITH_TWO_TRACES)
+        check_zoom(browser, both)
         run([warpsim, "report", trace, "-o", "alone.html"], cwd=work)
         check_page(browser, os.path.join(work, "alone.html"), FIGURES_WITH_ONE_TRACE)
         for name, sets in (("line", ["gpu.sm_count=66,132"]),

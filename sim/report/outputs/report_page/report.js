@@ -131,7 +131,7 @@ function drawTimeline(data) {
   let view = [begin, end];
   const x = (t) => labelWidth + ((t - view[0]) / (view[1] - view[0])) * (width - labelWidth - 10);
 
-  function renderAll() {
+  function render() {
     plot.replaceChildren();
     axis.replaceChildren();
     let marks = 0;
@@ -163,33 +163,38 @@ function drawTimeline(data) {
                                             fill: SLICE_COLORS[m.kind] }), tip));
   }
 
-  // Screen x to time, through the SVG's own scale (the figure is drawn in viewBox units).
+  zoomable(svg, () => view, (v) => { view = v; render(); }, [begin, end], (width - labelWidth - 10) / width,
+           labelWidth / width);
+  render();
+}
+
+// Wheel zooms around the pointer, drag pans, double-click goes back to `home`. `plotShare` and `plotStart`: the
+// plot area's width and left edge as shares of the SVG's width (its labels take the rest).
+function zoomable(svg, getView, setView, home, plotShare, plotStart) {
   const timeAt = (event) => {
     const box = svg.getBoundingClientRect();
-    const px = ((event.clientX - box.left) / box.width) * width;
-    return view[0] + ((px - labelWidth) / (width - labelWidth - 10)) * (view[1] - view[0]);
+    const share = ((event.clientX - box.left) / box.width - plotStart) / plotShare;
+    const [lo, hi] = getView();
+    return lo + share * (hi - lo);
   };
   svg.addEventListener('wheel', (event) => {
     event.preventDefault();
-    const at = Math.min(Math.max(timeAt(event), view[0]), view[1]);
-    const factor = event.deltaY > 0 ? 1.25 : 0.8;
-    const span = Math.max(100, (view[1] - view[0]) * factor);
-    const left = at - (at - view[0]) * (span / (view[1] - view[0]));
-    view = [Math.max(0, left), Math.max(0, left) + span];
-    renderAll();
+    const [lo, hi] = getView();
+    const at = Math.min(Math.max(timeAt(event), lo), hi);
+    const span = Math.max(100, (hi - lo) * (event.deltaY > 0 ? 1.25 : 0.8));
+    const left = Math.max(0, at - (at - lo) * (span / (hi - lo)));
+    setView([left, left + span]);
   }, { passive: false });
   let drag = null;
-  svg.addEventListener('mousedown', (event) => { drag = { at: timeAt(event), view: view.slice() }; });
+  svg.addEventListener('mousedown', (event) => { drag = { x: event.clientX, view: getView().slice() }; });
   window.addEventListener('mouseup', () => { drag = null; });
   svg.addEventListener('mousemove', (event) => {
     if (!drag) return;
-    const shift = drag.at - timeAt(event);
-    view = [drag.view[0] + shift, drag.view[1] + shift];
-    drag.at = timeAt(event) + shift;
-    renderAll();
+    const perPixel = (drag.view[1] - drag.view[0]) / (plotShare * svg.getBoundingClientRect().width);
+    const shift = (drag.x - event.clientX) * perPixel;
+    setView([drag.view[0] + shift, drag.view[1] + shift]);
   });
-  svg.addEventListener('dblclick', () => { view = [begin, end]; renderAll(); });
-  renderAll();
+  svg.addEventListener('dblclick', () => setView(home.slice()));
 }
 
 // ---- accuracy ---------------------------------------------------------------------------------------------------
