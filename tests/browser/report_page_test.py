@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The report pages in a real browser: `warpsim report` on a shipped recording and its simulation (its timeline
-zoomed, panned and reset by synthetic wheel, drag and double-click events), and on the
-recording alone), and `warpsim sweep`'s page of a one-axis and a two-axis sweep, rendered by headless Chromium. Fails on any error the page's script or console reported, and
-unless every figure drew (the page marks each with data-drawn, the number of marks, and the body with data-ready).
+zoomed, panned and reset by synthetic wheel, drag and double-click events) and on the recording alone, and `warpsim
+sweep`'s page of a one-axis and a two-axis sweep, rendered by headless Chromium. Fails on any error the page's script
+or console reported, and unless every figure drew (the page marks each with data-drawn, the number of marks, and the
+body with data-ready).
 
 Skipped (exit 77, which CTest shows as skipped) with a line saying so where Chromium is not installed:
 `apt-get install chromium` (scripts/install-deps.sh installs it).
