@@ -51,7 +51,7 @@ void strip_for_replay(Event& event) {
   delete kernel.release_grid();
   delete kernel.release_block();
   delete kernel.release_cluster();
-  std::string().swap(*kernel.mutable_name());
+  delete kernel.release_name();
 }
 
 double duration_s(const KernelLaunch& kernel) {
@@ -203,6 +203,11 @@ class Simulation {
       work_[i] = op_work(events_[i], model_bound_[i]);
       strip_for_replay(events_[i]);
     }
+    // Grown by doubling while the trace streamed in: up to half of each is slack, held through the replay.
+    events_.shrink_to_fit();
+    work_.shrink_to_fit();
+    source_index_.shrink_to_fit();
+    model_bound_.shrink_to_fit();
   }
 
   void note_estimate(const KernelLaunch& launch) {
