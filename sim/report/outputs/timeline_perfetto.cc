@@ -99,12 +99,12 @@ void PerfettoTimelineSink::thread(int pid, int tid, const std::string& name) {
   write_packet(packet.SerializeAsString());
 }
 
-std::vector<PerfettoTimelineSink::Argument> PerfettoTimelineSink::arguments_of(const nlohmann::json& args) {
-  std::vector<Argument> out;
-  if (!args.is_object()) return out;
+void PerfettoTimelineSink::keep_arguments(const nlohmann::json& args, Kept& slice) {
+  slice.first_argument = static_cast<std::uint32_t>(arguments_.size());
+  if (!args.is_object()) return;
   for (const auto& [key, value] : args.items()) {
     Argument a;
-    a.name = argument_names_.id(key);
+    a.name = static_cast<std::uint32_t>(argument_names_.id(key));
     if (value.is_boolean()) {
       a.kind = Argument::Kind::kBool;
       a.bits = value.get<bool>() ? 1 : 0;
@@ -121,16 +121,22 @@ std::vector<PerfettoTimelineSink::Argument> PerfettoTimelineSink::arguments_of(c
       a.kind = Argument::Kind::kString;
       a.bits = strings_.id(value.is_string() ? value.get<std::string>() : value.dump());
     }
-    out.push_back(a);
+    arguments_.push_back(a);
+    ++slice.argument_count;
   }
-  return out;
 }
 
 void PerfettoTimelineSink::slice(const TimelineSlice& slice) {
   const SliceText& text = *slice.text;
-  slices_.push_back({thread_uuid(slice.pid, slice.tid), slice.start_ns, text.instant ? 0 : slice.duration_ns,
-                     text.instant, names_.id(text.name), categories_.id(text.category), arguments_of(text.args), {},
-                     {}});
+  Kept kept;
+  kept.track = thread_uuid(slice.pid, slice.tid);
+  kept.start_ns = slice.start_ns;
+  kept.duration_ns = text.instant ? 0 : slice.duration_ns;
+  kept.name = static_cast<std::uint32_t>(names_.id(text.name));
+  kept.category = static_cast<std::uint32_t>(categories_.id(text.category));
+  kept.instant = text.instant;
+  keep_arguments(text.args, kept);
+  slices_.push_back(kept);
 }
 
 void PerfettoTimelineSink::flow(const FlowEnd& end) { flows_.push_back(end); }
@@ -147,14 +153,17 @@ void PerfettoTimelineSink::attach_flows() {
     // The last slice of the track starting at or before the flow's time, then back to the first enclosing it.
     auto it = std::upper_bound(order.begin(), order.end(), at, [&](const auto& k, std::size_t i) { return k < key(i); });
     for (int steps = 0; it != order.begin() && steps < 64; ++steps) {
-      Kept& s = slices_[*--it];
+      const std::size_t i = *--it;
+      const Kept& s = slices_[i];
       if (s.track != at.first) break;
       if (s.instant || s.start_ns + s.duration_ns < end.at_ns) continue;
-      (end.start ? s.flows_out : s.flows_in).push_back(end.id);
+      flow_marks_.push_back({i, end.id, end.start});
       break;
     }
   }
   flows_ = {};
+  std::sort(flow_marks_.begin(), flow_marks_.end(),
+            [](const FlowMark& a, const FlowMark& b) { return a.key() < b.key(); });
 }
 
 void PerfettoTimelineSink::write_begin(std::uint64_t ns, const Kept& s) {
@@ -179,7 +188,8 @@ void PerfettoTimelineSink::write_begin(std::uint64_t ns, const Kept& s) {
     category.set_iid(s.category);
     category.set_name(categories_.text(s.category));
   }
-  for (const Argument& a : s.arguments) {
+  for (std::uint32_t k = 0; k < s.argument_count; ++k) {
+    const Argument& a = arguments_[s.first_argument + k];
     pf::DebugAnnotation& annotation = *event.add_debug_annotations();
     annotation.set_name_iid(a.name);
     if (argument_names_.needs_definition(a.name)) {
@@ -202,8 +212,15 @@ void PerfettoTimelineSink::write_begin(std::uint64_t ns, const Kept& s) {
         break;
     }
   }
-  for (std::uint64_t id : s.flows_out) event.add_flow_ids(id);
-  for (std::uint64_t id : s.flows_in) event.add_terminating_flow_ids(id);
+  const std::size_t slice = static_cast<std::size_t>(&s - slices_.data());
+  auto flow = std::lower_bound(flow_marks_.begin(), flow_marks_.end(), slice,
+                               [](const FlowMark& m, std::size_t i) { return m.slice < i; });
+  for (; flow != flow_marks_.end() && flow->slice == slice; ++flow) {
+    if (flow->leaves)
+      event.add_flow_ids(flow->id);
+    else
+      event.add_terminating_flow_ids(flow->id);
+  }
   if (interned.ByteSizeLong() == 0) packet.clear_interned_data();
   write_packet(packet.SerializeAsString());
 }
@@ -228,15 +245,16 @@ void PerfettoTimelineSink::finish() {
     instants.push_back(s.instant);
   }
   for (const Mark& mark : marks_in_file_order(starts, durations, instants)) {
-    Kept& s = slices_[mark.slice];
+    const Kept& s = slices_[mark.slice];
     if (mark.end) {
       write_end(mark.ns, s);
     } else {
       write_begin(mark.ns, s);
-      s.arguments = {};  // written: the memory can go
     }
   }
   slices_ = {};
+  arguments_ = {};
+  flow_marks_ = {};
   out_.flush();
 }
 
