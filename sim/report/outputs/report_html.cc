@@ -31,17 +31,21 @@ std::string script_safe_json(const nlohmann::json& data) {
 
 }  // namespace
 
-std::string fill_page(const char* html, const char* script, const nlohmann::json& data) {
-  std::string page = html;
+std::string fill_page(const char* kind, const char* main, const char* script, const nlohmann::json& data) {
+  std::string page = kPagePageHtml;
   // The data goes in last: it may hold the other placeholders' words.
+  for (int i = 0; i < 3; ++i) replace_once(page, "@WARPSIM_KIND@", kind);  // comment, title, heading
   replace_once(page, "/*@WARPSIM_ERROR_TRAP@*/", kPageErrorsJs);
   replace_once(page, "/*@WARPSIM_STYLE@*/", kPageReportCss);
+  replace_once(page, "<!--@WARPSIM_MAIN@-->", main);
   replace_once(page, "/*@WARPSIM_SCRIPT@*/", std::string(kPageCommonJs) + "\n" + script);
   replace_once(page, "@WARPSIM_DATA@", script_safe_json(data));
   return page;
 }
 
-std::string report_html(const nlohmann::json& data) { return fill_page(kPageReportHtml, kPageReportJs, data); }
+std::string report_html(const nlohmann::json& data) {
+  return fill_page("report", kPageReportMainHtml, kPageReportJs, data);
+}
 
 ReportData write_report_file(const ReportInputs& inputs, const std::filesystem::path& path) {
   std::vector<std::filesystem::path> sources{inputs.a};

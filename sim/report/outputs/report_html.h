@@ -15,9 +15,9 @@ namespace warpsim::report {
 /// The page with `data` in it.
 std::string report_html(const nlohmann::json& data);
 
-/// A page of report_page/: `html` with the error trap, the shared style, common.js and `script`, and `data` put in its
-/// placeholders.
-std::string fill_page(const char* html, const char* script, const nlohmann::json& data);
+/// A page of report_page/: the shell (page.html) named `kind` ("report", "sweep"), with the error trap, the shared
+/// style, the page's `main` sections, common.js and its `script`, and `data` put in its placeholders.
+std::string fill_page(const char* kind, const char* main, const char* script, const nlohmann::json& data);
 
 /// Assembles the data of `inputs` and writes the page to `path`, whole or not at all, never over an input. Throws
 /// as report_data does, and OutputError when the page cannot be written.

@@ -30,7 +30,7 @@ nlohmann::json sweep_json(const SweepSummary& sweep) {
 }  // namespace
 
 std::string sweep_html(const SweepSummary& sweep) {
-  return fill_page(kPageSweepHtml, kPageSweepJs, sweep_json(sweep));
+  return fill_page("sweep", kPageSweepMainHtml, kPageSweepJs, sweep_json(sweep));
 }
 
 void write_sweep_html(const SweepSummary& sweep, const std::filesystem::path& path) {
