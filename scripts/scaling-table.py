@@ -9,10 +9,14 @@ peer, no SPMD program), for N in --gpus (default 4 8) and each N-GPU node of --n
 and per simulation the whole-program span, the SPMD span (first start to last end of the kernels GPU 1 runs: the
 program's multi-GPU loop) and the kernel time summed over the GPUs. With --measured DIR (a folder of N-GPU timeline traces named
 <workload>_<N>gpu.timeline.wstrace, the same programs with the decomposed axis N/2 times longer so that every GPU
-keeps the 2-GPU run's share), each row also gets the measured values and the errors.
+keeps the 2-GPU run's share), each row also gets the measured values and the errors. --recordings DIR takes the
+two-GPU recordings from another folder (e.g. workloads/traces/2xH200); with --gpus 2 the "scaled" trace is the
+recording itself, and a measured trace without the _2gpu suffix (<workload>.timeline.wstrace) is taken as the
+2-GPU run: e.g. the 2xH100 recordings predicting the 2xH200 ones, --gpus 2 --nodes 2xh200-nvlink --measured
+workloads/traces/2xH200.
 
     scripts/scaling-table.py [--gpus 4 8] [--nodes 4xh100-nvswitch,8xh100-nvswitch,...] [--host auto|shared|own]
-                             [--measured DIR] [--warpsim BIN]
+                             [--recordings DIR] [--measured DIR] [--warpsim BIN]
 Prints Markdown; the first line names the commit of the traces and the binary's version.
 """
 import argparse
@@ -60,6 +64,7 @@ def main():
     parser.add_argument("--nodes", default="4xh100-nvswitch,4xh200-nvswitch,8xh100-nvswitch,8xh200-nvswitch",
                         help="node names or node files (a file's name must start with NxGPU, e.g. 4xh100-...)")
     parser.add_argument("--host", default="auto", choices=["auto", "shared", "own"])
+    parser.add_argument("--recordings", type=pathlib.Path, default=RECORDINGS)
     parser.add_argument("--measured", type=pathlib.Path)
     parser.add_argument("--warpsim", default=str(ROOT / "build/sim/warpsim"))
     args = parser.parse_args()
@@ -76,11 +81,11 @@ def main():
     nodes = args.nodes.split(",")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
-        for merged in sorted(RECORDINGS.glob("*.merged.wstrace")):
+        for merged in sorted(args.recordings.glob("*.merged.wstrace")):
             name = merged.name.removesuffix(".merged.wstrace")
             if name in SKIPPED:
                 continue
-            timeline = RECORDINGS / f"{name}.timeline.wstrace"
+            timeline = args.recordings / f"{name}.timeline.wstrace"
             for gpus in args.gpus:
                 scaled_model, scaled_reuse = tmp / f"{name}.{gpus}.m.wstrace", tmp / f"{name}.{gpus}.t.wstrace"
                 run(args.warpsim, "scale", merged, "--gpus", gpus, "--host", args.host, "-o", scaled_model)
@@ -96,6 +101,8 @@ def main():
                     row = [name, str(gpus), label, f"{m_span:.1f}", f"{m_gpu:.2f}", f"{m_kernel:.2f}", f"{r_span:.1f}",
                            f"{r_gpu:.2f}"]
                     real = args.measured / f"{name}_{gpus}gpu.timeline.wstrace" if args.measured else None
+                    if real is not None and gpus == 2 and not real.exists():
+                        real = args.measured / f"{name}.timeline.wstrace"
                     if real is not None:
                         if real.exists():
                             s, g, k = spans(args.warpsim, real)

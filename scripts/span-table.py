@@ -6,18 +6,23 @@ For every timeline trace with API calls (workloads/traces/<gpu>/<name>.timeline.
   reuse: `simulate --reuse-kernel-times` (kernels keep their recorded durations, NOT predictive): span error, and
          how many copies and memsets land within 10% of their recorded duration;
   model: `simulate` with the default model on the merged trace: span error next to the kernel-sum error.
-Prints a Markdown table. Usage: scripts/span-table.py [WARPSIM_BINARY]  (default build/sim/warpsim)
+Prints a Markdown table. Usage: scripts/span-table.py [WARPSIM_BINARY] [--gpu FOLDER ...]  (default build/sim/warpsim;
+--gpu keeps only those folders of workloads/traces, in the order given; default all of NODES)
 """
+import argparse
 import json
 import pathlib
 import subprocess
-import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-WARPSIM = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "build/sim/warpsim")
 NODES = {"H100-80GB-HBM3": "h100-pcie", "H200": "h200", "2xH100-80GB-HBM3": "2xh100-nvlink",
-         "4xH100-80GB-HBM3": "4xh100-nvswitch"}
+         "2xH200": "2xh200-nvlink", "4xH100-80GB-HBM3": "4xh100-nvswitch"}
+PARSER = argparse.ArgumentParser()
+PARSER.add_argument("warpsim", nargs="?", default=str(ROOT / "build/sim/warpsim"))
+PARSER.add_argument("--gpu", action="append", choices=list(NODES), help="a folder of workloads/traces (repeatable)")
+ARGS = PARSER.parse_args()
+WARPSIM = ARGS.warpsim
 
 
 def run(*args):
@@ -76,7 +81,7 @@ def main():
           "| span error, default model | kernel-sum error, default model |")
     print("|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
-        for gpu in NODES:
+        for gpu in ARGS.gpu or NODES:
             for timeline in sorted((ROOT / "workloads/traces" / gpu).glob("*.timeline.wstrace")):
                 if has_api_calls(timeline):
                     print("| " + " | ".join(row(gpu, timeline, pathlib.Path(tmp))) + " |", flush=True)
