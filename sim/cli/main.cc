@@ -7,6 +7,7 @@
 #include <exception>
 #include <iostream>
 
+#include "calibrate_command.h"
 #include "compare_command.h"
 #include "completion_command.h"
 #include "inspect_command.h"
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
   warpsim::cli::add_timeline_command(app);
   warpsim::cli::add_report_command(app);
   warpsim::cli::add_petri_command(app);
+  warpsim::cli::add_calibrate_command(app);
 #ifdef WARPSIM_HAS_REPLAY
   warpsim::cli::add_simulate_command(app);
   warpsim::cli::add_models_command(app);

@@ -27,6 +27,8 @@ class GpuCatalog {
   /// Every spec by each CUDA device name it lists (GpuSpec.device_names); a name listed twice keeps the first file's.
   [[nodiscard]] std::map<std::string, GpuSpec> by_device_name() const;
 
+  /// Every spec by GpuSpec.name.
+  [[nodiscard]] const std::map<std::string, CatalogEntry>& entries() const { return entries_; }
   /// "A100-SXM4-80GB, H100-SXM5-80GB, ..." for messages that list the choices.
   [[nodiscard]] std::string known_names() const;
 

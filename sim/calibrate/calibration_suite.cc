@@ -1,0 +1,43 @@
+#include "calibration_suite.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "cache_values.h"
+#include "copy_values.h"
+#include "device_values.h"
+#include "latency_values.h"
+#include "launch_values.h"
+
+namespace warpsim::calibrate {
+
+const std::vector<Benchmark>& calibration_suite() {
+  static const std::vector<Benchmark> suite = {
+      {"microbench_l1", {}, cache_values},
+      {"microbench_launch", {}, launch_values},
+      {"microbench_copy", {"--step", "2", "--repeat", "5"}, copy_values},
+      {"microbench_latency", {}, latency_values},
+  };
+  return suite;
+}
+
+FolderMeasurements measure_folder(const std::filesystem::path& folder) {
+  FolderMeasurements found;
+  bool have_device = false;
+  for (const Benchmark& benchmark : calibration_suite()) {
+    const BenchmarkRun run = read_benchmark_run(folder, benchmark.name);
+    if (!have_device && run.header.devices_size() > 0) {
+      found.device = run.header.devices(0);
+      have_device = true;
+    }
+    Measurements values = benchmark.measure(run);
+    found.measurements.insert(found.measurements.end(), values.begin(), values.end());
+  }
+  if (!have_device) throw std::runtime_error(fmt::format("{}: no benchmark trace names a device", folder.string()));
+  Measurements device = device_values(found.device);
+  found.measurements.insert(found.measurements.begin(), device.begin(), device.end());
+  return found;
+}
+
+}  // namespace warpsim::calibrate

@@ -1,0 +1,32 @@
+#pragma once
+// The benchmarks `warpsim calibrate` runs (the shipped workloads/microbench_* programs, built with the tracer) and
+// what each one measures; and the measurements of a folder where they were recorded.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "benchmark_run.h"
+#include "measurement.h"
+#include "trace.pb.h"
+
+namespace warpsim::calibrate {
+
+struct Benchmark {
+  std::string name;               // workloads/NAME, executable ws_NAME
+  std::vector<std::string> args;  // how calibrate runs it
+  Measurements (*measure)(const BenchmarkRun&);
+};
+
+/// In the order they run: the quick ones first.
+const std::vector<Benchmark>& calibration_suite();
+
+struct FolderMeasurements {
+  Device device;              // the device the benchmarks ran on (the first trace's first device)
+  Measurements measurements;  // the device's properties, then each benchmark's values in suite order
+};
+
+/// The measurements from FOLDER/NAME.wstrace and FOLDER/NAME.log of every benchmark of the suite. Throws
+/// std::runtime_error naming the file when one is missing or a value cannot be taken from it.
+FolderMeasurements measure_folder(const std::filesystem::path& folder);
+
+}  // namespace warpsim::calibrate

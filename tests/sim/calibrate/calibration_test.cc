@@ -1,0 +1,130 @@
+// `warpsim calibrate --from` on the shipped H100 recordings: the values it takes are those the hand-written H100 file
+// took from the same runs, and the file it writes loads and passes the platform checks.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "calibrated_gpu.h"
+#include "calibration_suite.h"
+#include "gpu_catalog.h"
+#include "sample_trace.h"
+
+namespace warpsim::calibrate {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+const fs::path kSource = WARPSIM_SOURCE_DIR;
+
+// A calibration folder made of the shipped H100 recordings and outputs, named as calibrate names its own.
+fs::path h100_folder() {
+  const fs::path folder = testing::fresh_temp_dir();
+  auto copy = [&](const fs::path& from, const std::string& to) { fs::copy_file(kSource / from, folder / to); };
+  copy("workloads/microbench_l1/results/H100-80GB-HBM3.txt", "microbench_l1.log");
+  copy("workloads/traces/H100-80GB-HBM3/microbench_launch.timeline.wstrace", "microbench_launch.wstrace");
+  copy("workloads/traces/H100-80GB-HBM3/microbench_launch.timeline.log", "microbench_launch.log");
+  copy("workloads/microbench_copy/results/sweep/H100-80GB-HBM3.1.wstrace", "microbench_copy.wstrace");
+  copy("workloads/microbench_copy/results/sweep/H100-80GB-HBM3.1.log", "microbench_copy.log");
+  copy("workloads/microbench_latency/results-H100.txt", "microbench_latency.log");
+  return folder;
+}
+
+std::map<std::string, double> by_field(const Measurements& measurements) {
+  std::map<std::string, double> values;
+  for (const Measurement& m : measurements)
+    if (!m.field.ends_with("[]")) values[m.field] = std::stod(m.value);
+  return values;
+}
+
+platform::GpuCatalog shipped_gpus() { return platform::GpuCatalog::load(kSource / "platforms/gpus"); }
+
+TEST(Calibration, TheShippedH100RunsGiveTheHandWrittenFilesMeasuredValues) {
+  const FolderMeasurements measured = measure_folder(h100_folder());
+  EXPECT_EQ(measured.device.name(), "NVIDIA H100 80GB HBM3");
+  const auto values = by_field(measured.measurements);
+  const platform::GpuSpec& h100 = shipped_gpus().find("H100-SXM5-80GB")->spec;
+  EXPECT_EQ(values.at("sm_count"), h100.sm_count());
+  EXPECT_EQ(values.at("sm.latency_cycles.dram"), h100.sm().latency_cycles().dram());  // both: the 256 MiB chase
+  EXPECT_NEAR(values.at("kernel_launch_overhead_us"), h100.kernel_launch_overhead_us(), 1e-9);  // the same trace
+  EXPECT_NEAR(values.at("memory.device_copy_bandwidth_gb_per_s"), h100.memory().device_copy_bandwidth_gb_per_s(), 1);
+  // The file pools two runs; this folder holds one of them.
+  EXPECT_NEAR(values.at("memory.memset_bandwidth_gb_per_s"), h100.memory().memset_bandwidth_gb_per_s(),
+              0.01 * h100.memory().memset_bandwidth_gb_per_s());
+  EXPECT_NEAR(values.at("memory.l2_bandwidth_gb_per_s"), h100.memory().l2_bandwidth_gb_per_s(),
+              0.01 * h100.memory().l2_bandwidth_gb_per_s());
+}
+
+TEST(Calibration, TheWrittenFileLoadsAndSaysWhereEachValueComesFrom) {
+  const FolderMeasurements measured = measure_folder(h100_folder());
+  const platform::GpuCatalog catalog = shipped_gpus();
+  const platform::CatalogEntry& base = choose_base(catalog, measured.device.name(), 9, 0, "");
+  ASSERT_EQ(base.spec.name(), "H100-SXM5-80GB");
+  CalibratedGpu gpu = calibrated_gpu(base, measured.measurements, "H100-calibrated", measured.device.name());
+  gpu.header = {"a test"};
+  const std::string text = gpu_file_text(gpu);
+
+  const fs::path gpus = testing::fresh_temp_dir();
+  std::ofstream(gpus / "H100-calibrated.textproto") << text;
+  const platform::GpuCatalog written = platform::GpuCatalog::load(gpus);
+  const platform::CatalogEntry* loaded = written.find("H100-calibrated");
+  ASSERT_NE(loaded, nullptr) << text;
+  EXPECT_EQ(loaded->spec.SerializeAsString(), gpu.spec.SerializeAsString());
+  EXPECT_EQ(loaded->spec.launch_fits_size(), 6);
+  EXPECT_EQ(loaded->spec.memory().dram_bytes(), measured.device.global_memory_bytes());  // the driver's, not 80 GiB
+  EXPECT_THAT(text, HasSubstr("MEASURED ws_microbench_latency on NVIDIA H100 80GB HBM3"));
+  EXPECT_THAT(text, HasSubstr("DEVICE PROPERTY of NVIDIA H100 80GB HBM3: multiProcessorCount"));
+  EXPECT_THAT(text, HasSubstr("# FROM H100-SXM5-80GB (not measured): WP-H Fig. 7"));  // schedulers, with its source
+  for (const char* line : {"sm_count: 132", "  schedulers: 4", "kernel_launch_overhead_us: 0.864"})
+    EXPECT_THAT(text, HasSubstr(line));
+}
+
+TEST(Calibration, TheBaseIsTheSameGpuElseARealOneOfTheSameComputeCapability) {
+  const platform::GpuCatalog catalog = shipped_gpus();
+  EXPECT_EQ(choose_base(catalog, "NVIDIA H200", 9, 0, "").spec.name(), "H200-SXM-141GB");
+  const platform::CatalogEntry& other = choose_base(catalog, "NVIDIA H100 PCIe", 9, 0, "");
+  EXPECT_EQ(other.spec.compute_capability_major(), 9u);
+  EXPECT_FALSE(other.spec.device_names().empty()) << "a hypothetical GPU was chosen: " << other.spec.name();
+  EXPECT_EQ(choose_base(catalog, "NVIDIA H200", 9, 0, "A100-SXM4-80GB").spec.name(), "A100-SXM4-80GB");
+  try {
+    choose_base(catalog, "NVIDIA Tesla M40", 5, 2, "");
+    FAIL() << "no shipped Maxwell";
+  } catch (const std::runtime_error& error) {
+    EXPECT_THAT(error.what(), HasSubstr("no shipped GPU of compute capability 5.x"));
+    EXPECT_THAT(error.what(), HasSubstr("--base"));
+  }
+}
+
+TEST(Calibration, AMeasurementOfNoFieldOrABrokenValueIsRefused) {
+  const platform::GpuCatalog catalog = shipped_gpus();
+  const platform::CatalogEntry& base = *catalog.find("H100-SXM5-80GB");
+  try {
+    calibrated_gpu(base, {{"memory.l3_bandwidth_gb_per_s", "1", "test"}}, "X", "NVIDIA H100 80GB HBM3");
+    FAIL() << "no such field";
+  } catch (const std::runtime_error& error) {
+    EXPECT_THAT(error.what(), HasSubstr("memory.l3_bandwidth_gb_per_s"));
+  }
+  try {
+    calibrated_gpu(base, {{"memory.dram_efficiency", "1.5", "test"}}, "X", "NVIDIA H100 80GB HBM3");
+    FAIL() << "an efficiency above 1 breaks the platform checks";
+  } catch (const std::runtime_error& error) {
+    EXPECT_THAT(error.what(), HasSubstr("dram_efficiency"));
+  }
+}
+
+TEST(Calibration, AFolderWithoutABenchmarksOutputNamesTheFile) {
+  const fs::path folder = h100_folder();
+  fs::remove(folder / "microbench_latency.log");
+  try {
+    measure_folder(folder);
+    FAIL() << "the latency output is missing";
+  } catch (const std::runtime_error& error) {
+    EXPECT_THAT(error.what(), HasSubstr("microbench_latency.log"));
+  }
+}
+
+}  // namespace
+}  // namespace warpsim::calibrate
