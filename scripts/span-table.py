@@ -17,7 +17,7 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 NODES = {"H100-80GB-HBM3": "h100-pcie", "H200": "h200", "2xH100-80GB-HBM3": "2xh100-nvlink",
-         "2xH200": "2xh200-nvlink", "4xH100-80GB-HBM3": "4xh100-nvswitch"}
+         "2xH200": "2xh200-nvlink", "4xH100-80GB-HBM3": "4xh100-nvswitch", "4xH200": "4xh200-nvswitch"}
 PARSER = argparse.ArgumentParser()
 PARSER.add_argument("warpsim", nargs="?", default=str(ROOT / "build/sim/warpsim"))
 PARSER.add_argument("--gpu", action="append", choices=list(NODES), help="a folder of workloads/traces (repeatable)")
