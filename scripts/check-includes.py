@@ -31,6 +31,7 @@ COMPONENTS = {
     "sim/models/petri": "model",
     "sim/models/mwp": "model",
     "sim/replay": "replay",
+    "sim/calibrate": "calibrate",
     "sim/report/analysis": "report-analysis",
     "sim/report/outputs": "report-outputs",
     "sim/report": "report",
@@ -49,10 +50,11 @@ MAY_USE = {
     "model": {"models-core", "proto"},
     "models-registry": {"model", "models-core", "proto"},
     "replay": {"models-registry", "models-core", "platform", "trace", "proto"},
+    "calibrate": {"model", "models-core", "platform", "trace", "proto", "common"},  # the launch fit is the wave model's
     "report-analysis": {"trace", "proto", "common"},
     "report-outputs": {"report-analysis", "trace", "proto"},
     "report": {"report-analysis", "report-outputs", "trace", "proto", "common"},
-    "cli": {"replay", "report", "report-analysis", "report-outputs", "models-registry", "models-core", "model",
+    "cli": {"replay", "calibrate", "report", "report-analysis", "report-outputs", "models-registry", "models-core", "model",
             "platform", "trace", "proto"},
 }
 SIMGRID_USERS = {"replay"}

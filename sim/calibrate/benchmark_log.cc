@@ -65,10 +65,4 @@ std::string BenchmarkLog::device_name() const {
   return "";
 }
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 }  // namespace warpsim::calibrate

@@ -28,7 +28,4 @@ class BenchmarkLog {
   std::vector<std::vector<std::string>> lines_;
 };
 
-/// The median of `values` (which must not be empty).
-double median(std::vector<double> values);
-
 }  // namespace warpsim::calibrate

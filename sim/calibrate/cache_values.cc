@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "statistics.h"
+
 namespace warpsim::calibrate {
 
 Measurements cache_values(const BenchmarkRun& run) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "statistics.h"
 #include "trace_reader.h"
 
 namespace warpsim::calibrate {

@@ -4,6 +4,8 @@
 
 #include <array>
 
+#include "statistics.h"
+
 namespace warpsim::calibrate {
 
 Measurements latency_values(const BenchmarkRun& run) {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "occupancy.h"
+#include "statistics.h"
 #include "trace_reader.h"
 #include "wave/launch_fit.h"
 
