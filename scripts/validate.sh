@@ -40,11 +40,12 @@ mkdir -p "$out"
 
 own_node() {
   case $1 in H100-80GB-HBM3) echo h100-pcie ;; H200) echo h200 ;; 2xH200) echo 2xh200-nvlink ;;
-    2xH100-80GB-HBM3) echo 2xh100-nvlink ;; 4xH100-80GB-HBM3) echo 4xh100-nvswitch ;; esac
+    2xH100-80GB-HBM3) echo 2xh100-nvlink ;; 4xH100-80GB-HBM3) echo 4xh100-nvswitch ;; 4xH200) echo 4xh200-nvswitch ;;
+  esac
 }
 cross_gpu() {
   case $1 in H100-80GB-HBM3) echo H200 ;; H200) echo H100-80GB-HBM3 ;; 2xH200) echo 2xH100-80GB-HBM3 ;;
-    2xH100-80GB-HBM3) echo 2xH200 ;; *) echo "" ;; esac
+    2xH100-80GB-HBM3) echo 2xH200 ;; 4xH200) echo 4xH100-80GB-HBM3 ;; 4xH100-80GB-HBM3) echo 4xH200 ;; *) echo "" ;; esac
 }
 other_node() { own_node "$(cross_gpu "$1")"; }
 
