@@ -31,7 +31,4 @@ const platform::CatalogEntry& choose_base(const platform::GpuCatalog& catalog, c
 CalibratedGpu calibrated_gpu(const platform::CatalogEntry& base, const Measurements& measurements,
                              const std::string& name, const std::string& device_name);
 
-/// The GPU file's text (protobuf text format, one field a line, its comment beside it).
-std::string gpu_file_text(const CalibratedGpu& gpu);
-
 }  // namespace warpsim::calibrate

@@ -20,6 +20,7 @@
 #include "calibration_suite.h"
 #include "child_process.h"
 #include "gpu_catalog.h"
+#include "gpu_file_text.h"
 #include "platform.h"
 
 namespace warpsim::cli {

@@ -10,6 +10,7 @@
 #include "calibrated_gpu.h"
 #include "calibration_suite.h"
 #include "gpu_catalog.h"
+#include "gpu_file_text.h"
 #include "sample_trace.h"
 
 namespace warpsim::calibrate {
