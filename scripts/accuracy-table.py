@@ -10,10 +10,16 @@ GPU (each recording simulated on its own GPU's node) and across GPUs (the H100 r
 H200 recording, and back), with the worst program's MAPE in brackets.
 
     scripts/accuracy-table.py [--model NAME[,NAME...]|all]   (WARPSIM_BIN / WARPSIM_NO_BUILD as for validate.sh)
+    scripts/accuracy-table.py --gpu-file H200-SXM-141GB=H200-calibrated.textproto ...   (the same with another GPU file)
+
+--gpu-file NAME=FILE runs on a copy of platforms/ whose gpus/NAME.textproto is FILE renamed NAME (e.g. a file written
+by `warpsim calibrate`), so that every node naming NAME uses it.
 """
 import argparse
 import os
 import pathlib
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -36,6 +42,20 @@ def validate(models, extra_args):
     return rows
 
 
+def use_gpu_files(replacements, scratch):
+    """A copy of platforms/ under `scratch` with each gpus/NAME.textproto replaced by FILE (renamed NAME)."""
+    root = pathlib.Path(scratch, "platforms")
+    shutil.copytree(ROOT / "platforms", root)
+    for replacement in replacements:
+        name, _, file = replacement.partition("=")
+        target = root / "gpus" / f"{name}.textproto"
+        if not target.exists() or not file:
+            sys.exit(f"--gpu-file {replacement}: expected SHIPPED_NAME=FILE (no platforms/gpus/{name}.textproto)")
+        text = pathlib.Path(file).read_text()
+        target.write_text(re.sub(r'^name: "[^"]*"', f'name: "{name}"', text, count=1, flags=re.M))
+    os.environ["WARPSIM_PLATFORMS"] = str(root)
+
+
 def cell(mean, worst, count):
     return "-" if count == "0" else f"{mean} ({worst}, n={count})"
 
@@ -43,6 +63,7 @@ def cell(mean, worst, count):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="all")
+    parser.add_argument("--gpu-file", action="append", default=[], metavar="NAME=FILE")
     args = parser.parse_args()
     os.environ.setdefault("WARPSIM_BIN", str(ROOT / "build/sim/warpsim"))
     if not os.environ.get("WARPSIM_NO_BUILD"):
@@ -54,6 +75,8 @@ def main():
         models = ",".join(line.split("\t")[0] for line in listing.stdout.splitlines() if line.strip())
     sets = [("older workloads", [])]
     with tempfile.TemporaryDirectory() as scratch:
+        if args.gpu_file:
+            use_gpu_files(args.gpu_file, scratch)
         for half in ("dev", "blind"):
             names = subprocess.run([str(ROOT / "scripts/suite-split.py"), "--half", half], capture_output=True,
                                    text=True, check=True).stdout
