@@ -150,6 +150,17 @@ std::vector<std::string> file_header(const calibrate::FolderMeasurements& measur
                       base.spec.name())};
 }
 
+// --from's recordings are inputs: the output may not be one of them.
+void refuse_output_over_input(const CalibrateOptions& options, const fs::path& output) {
+  std::error_code error;
+  if (options.from.empty() || !fs::exists(output, error)) return;
+  for (const auto& entry : fs::directory_iterator(options.from, error)) {
+    if (fs::equivalent(entry.path(), output, error))
+      throw std::runtime_error(
+          fmt::format("calibrate: -o {} is one of the recordings it reads; choose another file", output.string()));
+  }
+}
+
 void run_calibrate(const CalibrateOptions& options) {
   const fs::path provisional = options.output.empty() ? fs::path("calibrated.textproto") : fs::path(options.output);
   const WorkFolder folder(options, provisional);
@@ -163,6 +174,7 @@ void run_calibrate(const CalibrateOptions& options) {
   calibrate::CalibratedGpu gpu = calibrate::calibrated_gpu(base, measured.measurements, name, measured.device.name());
   gpu.header = file_header(measured, base);
   const fs::path output = options.output.empty() ? fs::path(name + ".textproto") : fs::path(options.output);
+  refuse_output_over_input(options, output);
   AtomicOutputFile file(output);
   const std::string text = calibrate::gpu_file_text(gpu);
   file.write(text.data(), text.size());

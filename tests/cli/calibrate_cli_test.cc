@@ -50,6 +50,17 @@ TEST(CalibrateCli, FromRecordingsWritesAGpuFileThatSimulatesANode) {
 #endif
 }
 
+TEST(CalibrateCli, RefusesToWriteOverOneOfItsRecordings) {
+  const fs::path recordings = h100_recordings();
+  const fs::path log = recordings / "microbench_l1.log";
+  const std::string before = testing::read_file(log);
+  const testing::CommandResult result =
+      testing::run_warpsim("calibrate --from " + recordings.string() + " -o " + log.string());
+  EXPECT_NE(result.exit_status, 0);
+  EXPECT_THAT(result.err, HasSubstr("is one of the recordings it reads"));
+  EXPECT_EQ(testing::read_file(log), before);
+}
+
 TEST(CalibrateCli, WithoutTheBenchmarksItFailsInOneLineAndWritesNothing) {
   const fs::path dir = testing::fresh_temp_dir();
   const testing::CommandResult result = testing::run_warpsim("calibrate --benchmarks " + (dir / "none").string() +
