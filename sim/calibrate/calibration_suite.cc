@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "cache_values.h"
+#include "combined_runs.h"
 #include "copy_values.h"
 #include "device_values.h"
 #include "latency_values.h"
@@ -38,6 +39,26 @@ FolderMeasurements measure_folder(const std::filesystem::path& folder) {
   Measurements device = device_values(found.device);
   found.measurements.insert(found.measurements.begin(), device.begin(), device.end());
   return found;
+}
+
+std::vector<std::filesystem::path> run_folders(const std::filesystem::path& folder) {
+  std::vector<std::filesystem::path> runs;
+  for (int run = 1; std::filesystem::is_directory(folder / fmt::format("run{}", run)); ++run)
+    runs.push_back(folder / fmt::format("run{}", run));
+  if (runs.empty()) runs.push_back(folder);
+  return runs;
+}
+
+FolderMeasurements measure_runs(const std::vector<std::filesystem::path>& folders) {
+  std::vector<Measurements> runs;
+  FolderMeasurements first;
+  for (const std::filesystem::path& folder : folders) {
+    FolderMeasurements run = measure_folder(folder);
+    if (runs.empty()) first.device = run.device;
+    runs.push_back(std::move(run.measurements));
+  }
+  first.measurements = combine_runs(runs);
+  return first;
 }
 
 }  // namespace warpsim::calibrate

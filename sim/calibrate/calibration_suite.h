@@ -29,4 +29,10 @@ struct FolderMeasurements {
 /// std::runtime_error naming the file when one is missing or a value cannot be taken from it.
 FolderMeasurements measure_folder(const std::filesystem::path& folder);
 
+/// The folders of a calibration's runs: FOLDER/run1, FOLDER/run2, ... where FOLDER/run1 exists, else FOLDER alone.
+std::vector<std::filesystem::path> run_folders(const std::filesystem::path& folder);
+
+/// Every run folder measured, then combined (combined_runs.h: medians, each value's spread in its comment).
+FolderMeasurements measure_runs(const std::vector<std::filesystem::path>& folders);
+
 }  // namespace warpsim::calibrate

@@ -36,6 +36,7 @@ struct CalibrateOptions {
   std::string from;        // measure this folder instead of running anything
   std::string benchmarks;  // where ws_* are; empty: $WARPSIM_BENCHMARKS, else the build tree beside warpsim
   std::string device;      // CUDA_VISIBLE_DEVICES for the benchmarks
+  int runs = 2;            // the suite this many times, into FOLDER/run1, run2, ...: each value's spread
 };
 
 // "NVIDIA H200" -> "H200", "NVIDIA GeForce RTX 4090" -> "GeForce-RTX-4090".
@@ -96,15 +97,20 @@ void record(const CalibrateOptions& options, const calibrate::Benchmark& benchma
         fmt::format("calibrate: ws_{} failed (status {}); its output is in {}", benchmark.name, status, log.string()));
 }
 
-// Runs the suite into `folder`, a line per benchmark.
+// Runs the suite `options.runs` times into FOLDER/run1, run2, ..., a line per benchmark.
 void run_suite(const CalibrateOptions& options, const fs::path& folder) {
   const auto& suite = calibrate::calibration_suite();
-  for (std::size_t i = 0; i < suite.size(); ++i) {
-    const auto started = std::chrono::steady_clock::now();
-    std::cout << fmt::format("[{}/{}] ws_{} ", i + 1, suite.size(), suite[i].name) << std::flush;
-    record(options, suite[i], folder);
-    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
-    std::cout << fmt::format("{:.1f} s", took.count()) << std::endl;
+  for (int run = 1; run <= options.runs; ++run) {
+    const fs::path run_folder = folder / fmt::format("run{}", run);
+    fs::create_directories(run_folder);
+    for (std::size_t i = 0; i < suite.size(); ++i) {
+      const auto started = std::chrono::steady_clock::now();
+      std::cout << fmt::format("[run {}/{}] [{}/{}] ws_{} ", run, options.runs, i + 1, suite.size(), suite[i].name)
+                << std::flush;
+      record(options, suite[i], run_folder);
+      const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+      std::cout << fmt::format("{:.1f} s", took.count()) << std::endl;
+    }
   }
 }
 
@@ -154,7 +160,7 @@ std::vector<std::string> file_header(const calibrate::FolderMeasurements& measur
 void refuse_output_over_input(const CalibrateOptions& options, const fs::path& output) {
   std::error_code error;
   if (options.from.empty() || !fs::exists(output, error)) return;
-  for (const auto& entry : fs::directory_iterator(options.from, error)) {
+  for (const auto& entry : fs::recursive_directory_iterator(options.from, error)) {
     if (fs::equivalent(entry.path(), output, error))
       throw std::runtime_error(
           fmt::format("calibrate: -o {} is one of the recordings it reads; choose another file", output.string()));
@@ -165,7 +171,7 @@ void run_calibrate(const CalibrateOptions& options) {
   const fs::path provisional = options.output.empty() ? fs::path("calibrated.textproto") : fs::path(options.output);
   const WorkFolder folder(options, provisional);
   if (options.from.empty()) run_suite(options, folder.path());
-  const calibrate::FolderMeasurements measured = calibrate::measure_folder(folder.path());
+  const calibrate::FolderMeasurements measured = calibrate::measure_runs(calibrate::run_folders(folder.path()));
   const platform::GpuCatalog catalog = platform::GpuCatalog::load(platform::default_platforms_root() / "gpus");
   const platform::CatalogEntry& base =
       calibrate::choose_base(catalog, measured.device.name(), measured.device.compute_capability_major(),
@@ -200,8 +206,17 @@ void add_calibrate_command(CLI::App& app) {
   command->add_option("--benchmarks", options->benchmarks,
                       "Folder of the ws_* microbenchmarks (default: $WARPSIM_BENCHMARKS, else the build tree's "
                       "workloads/ beside warpsim)");
+  command
+      ->add_option("--runs", options->runs,
+                   "Run the suite this many times: each value their median, its spread in "
+                   "its comment")
+      ->check(CLI::Range(1, 10))
+      ->capture_default_str();
   auto* keep = command->add_option("--keep", options->keep, "Record into this folder and keep the recordings");
-  command->add_option("--from", options->from, "Measure a folder recorded before (--keep): runs nothing, needs no GPU")
+  command
+      ->add_option(
+          "--from", options->from,
+          "Measure a folder recorded before (--keep; its run1, run2, ... if it has them): runs nothing, needs no GPU")
       ->check(CLI::ExistingDirectory)
       ->excludes(keep);
   command->callback([options] { run_calibrate(*options); });

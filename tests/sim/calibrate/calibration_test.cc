@@ -7,8 +7,11 @@
 #include <fstream>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "calibrated_gpu.h"
 #include "calibration_suite.h"
+#include "combined_runs.h"
 #include "gpu_catalog.h"
 #include "gpu_file_text.h"
 #include "sample_trace.h"
@@ -21,14 +24,18 @@ using ::testing::HasSubstr;
 
 const fs::path kSource = WARPSIM_SOURCE_DIR;
 
-// A calibration folder made of the shipped H100 recordings and outputs, named as calibrate names its own.
-fs::path h100_folder() {
-  const fs::path folder = testing::fresh_temp_dir();
+// A calibration folder made of the shipped H100 recordings and outputs, named as calibrate names its own; `run` 2
+// takes the second of the runs where two are shipped (microbench_l1's, the copy sweep's).
+fs::path h100_folder(int run = 1, fs::path folder = testing::fresh_temp_dir()) {
+  fs::create_directories(folder);
   auto copy = [&](const fs::path& from, const std::string& to) { fs::copy_file(kSource / from, folder / to); };
-  copy("workloads/microbench_l1/results/H100-80GB-HBM3.txt", "microbench_l1.log");
+  copy(run == 1 ? "workloads/microbench_l1/results/H100-80GB-HBM3.txt"
+                : "workloads/microbench_l1/results/H100-80GB-HBM3.run2.txt",
+       "microbench_l1.log");
   copy("workloads/traces/H100-80GB-HBM3/microbench_launch.timeline.wstrace", "microbench_launch.wstrace");
   copy("workloads/traces/H100-80GB-HBM3/microbench_launch.timeline.log", "microbench_launch.log");
-  copy("workloads/microbench_copy/results/sweep/H100-80GB-HBM3.1.wstrace", "microbench_copy.wstrace");
+  const std::string sweep = fmt::format("workloads/microbench_copy/results/sweep/H100-80GB-HBM3.{}", run);
+  copy(sweep + ".wstrace", "microbench_copy.wstrace");
   copy("workloads/microbench_copy/results/sweep/H100-80GB-HBM3.1.log", "microbench_copy.log");
   copy("workloads/microbench_latency/results-H100.txt", "microbench_latency.log");
   return folder;
@@ -124,6 +131,36 @@ TEST(Calibration, AFolderWithoutABenchmarksOutputNamesTheFile) {
     FAIL() << "the latency output is missing";
   } catch (const std::runtime_error& error) {
     EXPECT_THAT(error.what(), HasSubstr("microbench_latency.log"));
+  }
+}
+
+TEST(Calibration, TwoRunsGiveTheirMedianAndTheSpreadInTheComment) {
+  const fs::path folder = testing::fresh_temp_dir();
+  h100_folder(1, folder / "run1");
+  h100_folder(2, folder / "run2");
+  ASSERT_EQ(run_folders(folder).size(), 2u);
+  const FolderMeasurements measured = measure_runs(run_folders(folder));
+  const platform::GpuSpec& h100 = shipped_gpus().find("H100-SXM5-80GB")->spec;
+  const auto values = by_field(measured.measurements);
+  // The hand-written file took the mean of the same two runs (8332.1 and 8256.5).
+  EXPECT_EQ(values.at("memory.l2_bandwidth_gb_per_s"), h100.memory().l2_bandwidth_gb_per_s());
+  for (const Measurement& m : measured.measurements) {
+    if (m.field == "memory.l2_bandwidth_gb_per_s") {
+      EXPECT_THAT(m.source, HasSubstr("(median of 2 runs: 8332 / 8256, spread 0.9%)"));
+    }
+    if (m.field == "sm_count") {
+      EXPECT_THAT(m.source, ::testing::Not(HasSubstr("runs")));  // the same in both
+    }
+  }
+  EXPECT_EQ(values.at("sm.latency_cycles.dram"), 682);  // both runs read the same output
+}
+
+TEST(Calibration, RunsThatMeasureDifferentFieldsAreRefused) {
+  try {
+    combine_runs({{{"sm_count", "132", "a"}}, {{"memory.l2_bytes", "1", "b"}}});
+    FAIL() << "run 2 measures another field";
+  } catch (const std::runtime_error& error) {
+    EXPECT_THAT(error.what(), HasSubstr("run 2 does not measure sm_count"));
   }
 }
 
