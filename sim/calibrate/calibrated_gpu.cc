@@ -66,6 +66,23 @@ void append_element(platform::GpuSpec& spec, const Measurement& m) {
     throw std::runtime_error(fmt::format("calibrate: {}: cannot parse '{}'", name, m.value));
 }
 
+// The singular message at a dotted path ("memory.dram_concurrency"), or nullptr when the path ends elsewhere (a
+// scalar: platform::set_field's part).
+pb::Message* singular_message(pb::Message& root, const std::string& dotted) {
+  pb::Message* message = &root;
+  const pb::FieldDescriptor* field = nullptr;
+  std::istringstream steps(dotted);
+  for (std::string step; std::getline(steps, step, '.');) {
+    if (field != nullptr) message = message->GetReflection()->MutableMessage(message, field);
+    field = message->GetDescriptor()->FindFieldByName(step);
+    if (field == nullptr || field->is_repeated() ||
+        (field->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE && steps.peek() != EOF))
+      return nullptr;
+  }
+  if (field == nullptr || field->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE) return nullptr;
+  return message->GetReflection()->MutableMessage(message, field);
+}
+
 // Every set leaf field of `message` under `prefix` (dotted, no indices), with the element count of repeated ones.
 void leaf_fields(const pb::Message& message, const std::string& prefix, std::vector<std::pair<std::string, int>>& out) {
   std::vector<const pb::FieldDescriptor*> fields;
@@ -134,18 +151,29 @@ CalibratedGpu calibrated_gpu(const platform::CatalogEntry& base, const Measureme
       if (m.field == "launch_fits[]") gpu.launch_fit_comments.push_back(m.source);
       continue;
     }
-    try {
-      platform::set_field(gpu.spec, m.field, m.value);
-    } catch (const std::invalid_argument& error) {
-      throw std::runtime_error(fmt::format("calibrate: {} = {}: {}", m.field, m.value, error.what()));
+    if (pb::Message* message = singular_message(gpu.spec, m.field)) {
+      message->Clear();
+      if (!pb::TextFormat::ParseFromString(m.value, message))
+        throw std::runtime_error(fmt::format("calibrate: {}: cannot parse '{}'", m.field, m.value));
+    } else {
+      try {
+        platform::set_field(gpu.spec, m.field, m.value);
+      } catch (const std::invalid_argument& error) {
+        throw std::runtime_error(fmt::format("calibrate: {} = {}: {}", m.field, m.value, error.what()));
+      }
     }
     gpu.comments[m.field] = m.source;
   }
   const BaseComments base_comments(base);
   std::vector<std::pair<std::string, int>> leaves;
   leaf_fields(gpu.spec, "", leaves);
+  auto inside_measured = [&](const std::string& path) {
+    for (const Measurement& m : measurements)
+      if (path.rfind(m.field + ".", 0) == 0) return true;  // its message's line says where it comes from
+    return false;
+  };
   for (const auto& [path, count] : leaves) {
-    if (gpu.comments.count(path) == 0) gpu.comments[path] = base_comments.of(path);
+    if (gpu.comments.count(path) == 0 && !inside_measured(path)) gpu.comments[path] = base_comments.of(path);
   }
   if (!fits_measured) {
     for (int i = 0; i < gpu.spec.launch_fits_size(); ++i)

@@ -8,6 +8,7 @@
 #include "combined_runs.h"
 #include "copy_values.h"
 #include "device_values.h"
+#include "dram_concurrency_values.h"
 #include "latency_values.h"
 #include "launch_values.h"
 
@@ -19,6 +20,7 @@ const std::vector<Benchmark>& calibration_suite() {
       {"microbench_launch", {}, launch_values},
       {"microbench_copy", {"--step", "2", "--repeat", "5"}, copy_values},
       {"microbench_latency", {}, latency_values},
+      {"microbench_dram_inflight", {}, dram_concurrency_values},
   };
   return suite;
 }
@@ -27,6 +29,10 @@ FolderMeasurements measure_folder(const std::filesystem::path& folder) {
   FolderMeasurements found;
   bool have_device = false;
   for (const Benchmark& benchmark : calibration_suite()) {
+    if (!std::filesystem::exists(folder / (benchmark.name + ".log"))) {
+      found.missing.push_back(benchmark.name);
+      continue;
+    }
     const BenchmarkRun run = read_benchmark_run(folder, benchmark.name);
     if (!have_device && run.header.devices_size() > 0) {
       found.device = run.header.devices(0);
@@ -35,6 +41,9 @@ FolderMeasurements measure_folder(const std::filesystem::path& folder) {
     Measurements values = benchmark.measure(run);
     found.measurements.insert(found.measurements.end(), values.begin(), values.end());
   }
+  if (found.missing.size() == calibration_suite().size())
+    throw std::runtime_error(
+        fmt::format("{}: no output of any calibration benchmark (NAME.log, NAME.wstrace)", folder.string()));
   if (!have_device) throw std::runtime_error(fmt::format("{}: no benchmark trace names a device", folder.string()));
   Measurements device = device_values(found.device);
   found.measurements.insert(found.measurements.begin(), device.begin(), device.end());
@@ -54,7 +63,10 @@ FolderMeasurements measure_runs(const std::vector<std::filesystem::path>& folder
   FolderMeasurements first;
   for (const std::filesystem::path& folder : folders) {
     FolderMeasurements run = measure_folder(folder);
-    if (runs.empty()) first.device = run.device;
+    if (runs.empty()) {
+      first.device = run.device;
+      first.missing = run.missing;
+    }
     runs.push_back(std::move(run.measurements));
   }
   first.measurements = combine_runs(runs);

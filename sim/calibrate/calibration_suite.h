@@ -21,12 +21,14 @@ struct Benchmark {
 const std::vector<Benchmark>& calibration_suite();
 
 struct FolderMeasurements {
-  Device device;              // the device the benchmarks ran on (the first trace's first device)
-  Measurements measurements;  // the device's properties, then each benchmark's values in suite order
+  Device device;                     // the device the benchmarks ran on (the first trace's first device)
+  Measurements measurements;         // the device's properties, then each benchmark's values in suite order
+  std::vector<std::string> missing;  // benchmarks of the suite the folder has no output of (an older calibration)
 };
 
-/// The measurements from FOLDER/NAME.wstrace and FOLDER/NAME.log of every benchmark of the suite. Throws
-/// std::runtime_error naming the file when one is missing or a value cannot be taken from it.
+/// The measurements from FOLDER/NAME.wstrace and FOLDER/NAME.log of every benchmark of the suite; a benchmark without
+/// its log is listed as missing (its values stay the base file's). Throws std::runtime_error when none is there, or
+/// naming the file when a value cannot be taken from it.
 FolderMeasurements measure_folder(const std::filesystem::path& folder);
 
 /// The folders of a calibration's runs: FOLDER/run1, FOLDER/run2, ... where FOLDER/run1 exists, else FOLDER alone.

@@ -176,6 +176,9 @@ void run_calibrate(const CalibrateOptions& options) {
   const platform::CatalogEntry& base =
       calibrate::choose_base(catalog, measured.device.name(), measured.device.compute_capability_major(),
                              measured.device.compute_capability_minor(), options.base);
+  for (const std::string& missing : measured.missing)
+    std::cerr << fmt::format("warning: {} holds no output of ws_{} (an older calibration?): its values are {}'s\n",
+                             folder.path().string(), missing, base.spec.name());
   const std::string name = options.name.empty() ? device_label(measured.device.name()) + "-calibrated" : options.name;
   calibrate::CalibratedGpu gpu = calibrate::calibrated_gpu(base, measured.measurements, name, measured.device.name());
   gpu.header = file_header(measured, base);

@@ -27,6 +27,10 @@ fs::path h100_recordings() {
   copy("microbench_copy/results/sweep/H100-80GB-HBM3.1.wstrace", "microbench_copy.wstrace");
   copy("microbench_copy/results/sweep/H100-80GB-HBM3.1.log", "microbench_copy.log");
   copy("microbench_latency/results-H100.txt", "microbench_latency.log");
+  copy("microbench_dram_inflight/traces/H100-80GB-HBM3/microbench_dram_inflight.timeline.wstrace",
+       "microbench_dram_inflight.wstrace");
+  copy("microbench_dram_inflight/traces/H100-80GB-HBM3/microbench_dram_inflight.timeline.log",
+       "microbench_dram_inflight.log");
   return folder;
 }
 

@@ -38,13 +38,18 @@ fs::path h100_folder(int run = 1, fs::path folder = testing::fresh_temp_dir()) {
   copy(sweep + ".wstrace", "microbench_copy.wstrace");
   copy("workloads/microbench_copy/results/sweep/H100-80GB-HBM3.1.log", "microbench_copy.log");
   copy("workloads/microbench_latency/results-H100.txt", "microbench_latency.log");
+  const std::string inflight = "workloads/microbench_dram_inflight/traces/H100-80GB-HBM3/microbench_dram_inflight";
+  copy(inflight + ".timeline.wstrace", "microbench_dram_inflight.wstrace");
+  copy(inflight + ".timeline.log", "microbench_dram_inflight.log");
   return folder;
 }
 
 std::map<std::string, double> by_field(const Measurements& measurements) {
   std::map<std::string, double> values;
-  for (const Measurement& m : measurements)
-    if (!m.field.ends_with("[]")) values[m.field] = std::stod(m.value);
+  for (const Measurement& m : measurements) {
+    if (m.field.ends_with("[]") || m.value.find(':') != std::string::npos) continue;  // messages in text format
+    values[m.field] = std::stod(m.value);
+  }
   return values;
 }
 
@@ -54,7 +59,8 @@ TEST(Calibration, TheShippedH100RunsGiveTheHandWrittenFilesMeasuredValues) {
   const FolderMeasurements measured = measure_folder(h100_folder());
   EXPECT_EQ(measured.device.name(), "NVIDIA H100 80GB HBM3");
   const auto values = by_field(measured.measurements);
-  const platform::GpuSpec& h100 = shipped_gpus().find("H100-SXM5-80GB")->spec;
+  const platform::GpuCatalog catalog = shipped_gpus();
+  const platform::GpuSpec& h100 = catalog.find("H100-SXM5-80GB")->spec;
   EXPECT_EQ(values.at("sm_count"), h100.sm_count());
   EXPECT_EQ(values.at("sm.latency_cycles.dram"), h100.sm().latency_cycles().dram());  // both: the 256 MiB chase
   EXPECT_NEAR(values.at("kernel_launch_overhead_us"), h100.kernel_launch_overhead_us(), 1e-9);  // the same trace
@@ -123,15 +129,30 @@ TEST(Calibration, AMeasurementOfNoFieldOrABrokenValueIsRefused) {
   }
 }
 
-TEST(Calibration, AFolderWithoutABenchmarksOutputNamesTheFile) {
+TEST(Calibration, ABenchmarkAnOlderFolderLacksIsListedAndAFolderOfNoneRefused) {
   const fs::path folder = h100_folder();
   fs::remove(folder / "microbench_latency.log");
+  const FolderMeasurements measured = measure_folder(folder);
+  EXPECT_THAT(measured.missing, ::testing::ElementsAre("microbench_latency"));
+  EXPECT_EQ(by_field(measured.measurements).count("sm.latency_cycles.dram"), 0u);
+  const fs::path empty = testing::fresh_temp_dir();
   try {
-    measure_folder(folder);
-    FAIL() << "the latency output is missing";
+    measure_folder(empty);
+    FAIL() << "nothing to measure";
   } catch (const std::runtime_error& error) {
-    EXPECT_THAT(error.what(), HasSubstr("microbench_latency.log"));
+    EXPECT_THAT(error.what(), HasSubstr("no output of any calibration benchmark"));
   }
+}
+
+TEST(Calibration, TheDramGridIsTheHandWrittenFilesFromTheSameRecording) {
+  const FolderMeasurements measured = measure_folder(h100_folder());
+  const platform::GpuCatalog catalog = shipped_gpus();
+  const platform::CatalogEntry& base = *catalog.find("H100-SXM5-80GB");
+  const CalibratedGpu gpu = calibrated_gpu(base, measured.measurements, "X", measured.device.name());
+  EXPECT_EQ(gpu.spec.memory().dram_concurrency().SerializeAsString(),
+            base.spec.memory().dram_concurrency().SerializeAsString());
+  EXPECT_NEAR(gpu.spec.memory().dram_efficiency(), 2985.7 / 3352.3, 1e-3);  // the grid's fastest read / the peak
+  EXPECT_THAT(gpu_file_text(gpu), HasSubstr("dram_concurrency {                          # MEASURED"));
 }
 
 TEST(Calibration, TwoRunsGiveTheirMedianAndTheSpreadInTheComment) {
@@ -140,7 +161,8 @@ TEST(Calibration, TwoRunsGiveTheirMedianAndTheSpreadInTheComment) {
   h100_folder(2, folder / "run2");
   ASSERT_EQ(run_folders(folder).size(), 2u);
   const FolderMeasurements measured = measure_runs(run_folders(folder));
-  const platform::GpuSpec& h100 = shipped_gpus().find("H100-SXM5-80GB")->spec;
+  const platform::GpuCatalog catalog = shipped_gpus();
+  const platform::GpuSpec& h100 = catalog.find("H100-SXM5-80GB")->spec;
   const auto values = by_field(measured.measurements);
   // The hand-written file took the mean of the same two runs (8332.1 and 8256.5).
   EXPECT_EQ(values.at("memory.l2_bandwidth_gb_per_s"), h100.memory().l2_bandwidth_gb_per_s());
