@@ -7,7 +7,6 @@
 #include "occupancy.h"
 #include "statistics.h"
 #include "trace_reader.h"
-#include "wave/launch_fit.h"
 
 namespace warpsim::calibrate {
 namespace {
@@ -16,17 +15,7 @@ constexpr std::uint64_t kWarpSize = 32;
 constexpr const char* kEmptyKernel = "empty_kernel";
 
 std::vector<models::wave::LaunchSample> empty_kernel_launches(const BenchmarkRun& run) {
-  TraceReader reader(run.trace.string());
-  std::vector<models::wave::LaunchSample> found;
-  Event event;
-  while (reader.next(event)) {
-    if (!event.has_kernel()) continue;
-    const KernelLaunch& k = event.kernel();
-    if (k.name().find(kEmptyKernel) == std::string::npos || k.end_ns() <= k.start_ns()) continue;
-    const std::uint64_t warps = (models::threads_per_block(k) + kWarpSize - 1) / kWarpSize;
-    found.push_back(
-        {static_cast<std::uint32_t>(warps), models::grid_blocks(k), static_cast<double>(k.end_ns() - k.start_ns())});
-  }
+  std::vector<models::wave::LaunchSample> found = launch_samples(run.trace.string(), kEmptyKernel);
   if (found.empty())
     throw std::runtime_error(fmt::format("{}: no {} launch in the trace", run.trace.string(), kEmptyKernel));
   return found;
@@ -44,6 +33,21 @@ Measurement launch_overhead(const std::vector<models::wave::LaunchSample>& launc
 }
 
 }  // namespace
+
+std::vector<models::wave::LaunchSample> launch_samples(const std::string& trace, const std::string& kernel) {
+  TraceReader reader(trace);
+  std::vector<models::wave::LaunchSample> found;
+  Event event;
+  while (reader.next(event)) {
+    if (!event.has_kernel()) continue;
+    const KernelLaunch& k = event.kernel();
+    if (k.name().find(kernel) == std::string::npos || k.end_ns() <= k.start_ns()) continue;
+    const std::uint64_t warps = (models::threads_per_block(k) + kWarpSize - 1) / kWarpSize;
+    found.push_back(
+        {static_cast<std::uint32_t>(warps), models::grid_blocks(k), static_cast<double>(k.end_ns() - k.start_ns())});
+  }
+  return found;
+}
 
 Measurements launch_values(const BenchmarkRun& run) {
   const std::vector<models::wave::LaunchSample> launches = empty_kernel_launches(run);

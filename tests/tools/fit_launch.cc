@@ -2,7 +2,8 @@
 //   fit_launch TRACE [KERNEL]   (KERNEL: a substring of the mangled name, default "empty_kernel")
 // Every launch of KERNEL is a sample (block size in warps, grid blocks, CUPTI duration end - start); each
 // configuration contributes the median of its launches, then one least-squares line per block size
-// (sim/models/wave/launch_fit.h). scripts/fit-launch.sh runs it on the shipped traces.
+// (sim/models/wave/launch_fit.h; the samples read as `warpsim calibrate` reads them, sim/calibrate/launch_values.h).
+// scripts/fit-launch.sh runs it on the shipped traces.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -11,30 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "occupancy.h"
-#include "trace_reader.h"
+#include "launch_values.h"
 #include "wave/launch_fit.h"
 
 namespace {
 
 namespace wave = warpsim::models::wave;
-
-constexpr uint64_t kWarpSize = 32;  // every CUDA GPU's; the trace header's devices say the same
-
-std::vector<wave::LaunchSample> samples(const std::string& path, const std::string& kernel) {
-  warpsim::TraceReader reader(path);
-  std::vector<wave::LaunchSample> found;
-  warpsim::Event event;
-  while (reader.next(event)) {
-    if (!event.has_kernel()) continue;
-    const warpsim::KernelLaunch& k = event.kernel();
-    if (k.name().find(kernel) == std::string::npos || k.end_ns() <= k.start_ns()) continue;
-    const uint64_t warps = (warpsim::models::threads_per_block(k) + kWarpSize - 1) / kWarpSize;
-    found.push_back({static_cast<uint32_t>(warps), warpsim::models::grid_blocks(k),
-                     static_cast<double>(k.end_ns() - k.start_ns())});
-  }
-  return found;
-}
 
 // Root mean square of the fit's residuals over every launch of that block size: how straight the line is.
 double rms_residual(const warpsim::platform::LaunchFit& fit, const std::vector<wave::LaunchSample>& all) {
@@ -57,7 +40,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const std::vector<wave::LaunchSample> all = samples(argv[1], argc == 3 ? argv[2] : "empty_kernel");
+    const std::vector<wave::LaunchSample> all =
+        warpsim::calibrate::launch_samples(argv[1], argc == 3 ? argv[2] : "empty_kernel");
     const std::vector<warpsim::platform::LaunchFit> fits = wave::fit_launches(all);
     if (fits.empty()) throw std::runtime_error("no block size with launches of two grid sizes or more");
     for (const warpsim::platform::LaunchFit& fit : fits) {
