@@ -1,8 +1,5 @@
 #include "calibrate_command.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
@@ -79,19 +76,7 @@ void record(const CalibrateOptions& options, const calibrate::Benchmark& benchma
                                    executable.string()};
   args.insert(args.end(), benchmark.args.begin(), benchmark.args.end());
   std::cout.flush();
-  const pid_t child = fork();
-  if (child < 0)
-    throw std::runtime_error(fmt::format("calibrate: cannot start ws_{}: {}", benchmark.name, std::strerror(errno)));
-  if (child == 0) {
-    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0) _exit(127);
-    if (!options.device.empty()) setenv("CUDA_VISIBLE_DEVICES", options.device.c_str(), 1);
-    std::vector<char*> argv;
-    for (std::string& arg : args) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
+  const pid_t child = spawn_with_output(args, log, log);
   if (const int status = wait_for(child); status != 0)
     throw std::runtime_error(
         fmt::format("calibrate: ws_{} failed (status {}); its output is in {}", benchmark.name, status, log.string()));
@@ -107,7 +92,12 @@ void run_suite(const CalibrateOptions& options, const fs::path& folder) {
       const auto started = std::chrono::steady_clock::now();
       std::cout << fmt::format("[run {}/{}] [{}/{}] ws_{} ", run, options.runs, i + 1, suite.size(), suite[i].name)
                 << std::flush;
-      record(options, suite[i], run_folder);
+      try {
+        record(options, suite[i], run_folder);
+      } catch (...) {
+        std::cout << std::endl;  // end the progress line before the error
+        throw;
+      }
       const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
       std::cout << fmt::format("{:.1f} s", took.count()) << std::endl;
     }
@@ -170,6 +160,8 @@ void refuse_output_over_input(const CalibrateOptions& options, const fs::path& o
 void run_calibrate(const CalibrateOptions& options) {
   const fs::path provisional = options.output.empty() ? fs::path("calibrated.textproto") : fs::path(options.output);
   const WorkFolder folder(options, provisional);
+  // The benchmarks run on this device alone; warpsim itself uses no GPU.
+  if (!options.device.empty()) setenv("CUDA_VISIBLE_DEVICES", options.device.c_str(), 1);
   if (options.from.empty()) run_suite(options, folder.path());
   const calibrate::FolderMeasurements measured = calibrate::measure_runs(calibrate::run_folders(folder.path()));
   const platform::GpuCatalog catalog = platform::GpuCatalog::load(platform::default_platforms_root() / "gpus");

@@ -4,6 +4,8 @@
 #include <sys/types.h>
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 namespace warpsim::cli {
 
@@ -12,6 +14,11 @@ std::filesystem::path own_executable();
 
 /// A wait status as a shell reports it: the exit status, or 128 + the signal that ended the process.
 int shell_status(int wait_status);
+
+/// Starts `args` (args[0] a path) with its standard output into `out` and its standard error into `err` (created or
+/// truncated; the same path for both: one file, in order). Throws std::runtime_error when it cannot start.
+pid_t spawn_with_output(std::vector<std::string> args, const std::filesystem::path& out,
+                        const std::filesystem::path& err);
 
 /// Waits for `child` (through interruptions) and returns its shell_status.
 int wait_for(pid_t child);

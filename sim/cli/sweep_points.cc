@@ -1,7 +1,5 @@
 #include "sweep_points.h"
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,8 +16,6 @@
 
 #include "child_process.h"
 #include "outputs/progress_line.h"
-
-extern char** environ;
 
 namespace warpsim::cli {
 namespace {
@@ -41,21 +37,7 @@ std::filesystem::path partial_result(const SweepPlan& plan, std::size_t index) {
 
 // Starts `warpsim simulate ... --json` for one point: stdout to a partial result, stderr to the point's log.
 pid_t start_point(const SweepPlan& plan, std::size_t index) {
-  std::vector<std::string> args = simulate_arguments(plan, index);
-  std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t files;
-  posix_spawn_file_actions_init(&files);
-  posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, partial_result(plan, index).c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&files, STDERR_FILENO, plan.log_file(index).c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
-  pid_t pid = 0;
-  const int error = posix_spawn(&pid, argv[0], &files, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&files);
-  if (error != 0) throw std::runtime_error(std::string("cannot start warpsim simulate: ") + std::strerror(error));
-  return pid;
+  return spawn_with_output(simulate_arguments(plan, index), partial_result(plan, index), plan.log_file(index));
 }
 
 // A point's result appears whole (renamed) or not at all; a failed point keeps only its log. `status`: shell_status.

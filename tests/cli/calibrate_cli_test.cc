@@ -65,6 +65,22 @@ TEST(CalibrateCli, RefusesToWriteOverOneOfItsRecordings) {
   EXPECT_EQ(testing::read_file(log), before);
 }
 
+// No GPU here: `record` fails, and the benchmark's log holds what it and `record` printed, both streams in order.
+TEST(CalibrateCli, ABenchmarkThatFailsNamesItsLogWhichHoldsItsOutput) {
+  const fs::path dir = testing::fresh_temp_dir();
+  std::ofstream(dir / "ws_microbench_l1") << "#!/bin/sh\necho out-line\necho err-line >&2\n";
+  fs::permissions(dir / "ws_microbench_l1", fs::perms::owner_all);
+  const testing::CommandResult result =
+      testing::run_warpsim("calibrate --benchmarks " + dir.string() + " --keep " + (dir / "k").string() + " -o " +
+                           (dir / "gpu.textproto").string());
+  const fs::path log = dir / "k/run1/microbench_l1.log";
+  EXPECT_NE(result.exit_status, 0);
+  EXPECT_THAT(result.err, HasSubstr("ws_microbench_l1 failed (status "));
+  EXPECT_THAT(result.err, HasSubstr("its output is in " + log.string()));
+  EXPECT_THAT(testing::read_file(log), ::testing::StartsWith("out-line\nerr-line\n"));
+  EXPECT_FALSE(fs::exists(dir / "gpu.textproto"));
+}
+
 TEST(CalibrateCli, WithoutTheBenchmarksItFailsInOneLineAndWritesNothing) {
   const fs::path dir = testing::fresh_temp_dir();
   const testing::CommandResult result = testing::run_warpsim("calibrate --benchmarks " + (dir / "none").string() +
