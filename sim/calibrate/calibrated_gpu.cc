@@ -83,8 +83,8 @@ pb::Message* singular_message(pb::Message& root, const std::string& dotted) {
   return message->GetReflection()->MutableMessage(message, field);
 }
 
-// Every set leaf field of `message` under `prefix` (dotted, no indices), with the element count of repeated ones.
-void leaf_fields(const pb::Message& message, const std::string& prefix, std::vector<std::pair<std::string, int>>& out) {
+// Every set leaf field of `message` under `prefix` (dotted, no indices).
+void leaf_fields(const pb::Message& message, const std::string& prefix, std::vector<std::string>& out) {
   std::vector<const pb::FieldDescriptor*> fields;
   message.GetReflection()->ListFields(message, &fields);
   for (const pb::FieldDescriptor* field : fields) {
@@ -92,7 +92,43 @@ void leaf_fields(const pb::Message& message, const std::string& prefix, std::vec
     if (field->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE && !field->is_repeated())
       leaf_fields(message.GetReflection()->GetMessage(message, field), path, out);
     else
-      out.emplace_back(path, field->is_repeated() ? message.GetReflection()->FieldSize(message, field) : -1);
+      out.push_back(path);
+  }
+}
+
+// One measurement into the spec, its source into the comments.
+void apply(const Measurement& m, CalibratedGpu& gpu) {
+  if (appends(m.field)) {
+    append_element(gpu.spec, m);
+    if (m.field == "launch_fits[]") gpu.launch_fit_comments.push_back(m.source);
+    return;
+  }
+  if (pb::Message* message = singular_message(gpu.spec, m.field)) {
+    message->Clear();
+    if (!pb::TextFormat::ParseFromString(m.value, message))
+      throw std::runtime_error(fmt::format("calibrate: {}: cannot parse '{}'", m.field, m.value));
+  } else {
+    try {
+      platform::set_field(gpu.spec, m.field, m.value);
+    } catch (const std::invalid_argument& error) {
+      throw std::runtime_error(fmt::format("calibrate: {} = {}: {}", m.field, m.value, error.what()));
+    }
+  }
+  gpu.comments[m.field] = m.source;
+}
+
+// Every value no measurement set keeps the base file's comment; a measured message's fields say nothing (its line
+// does).
+void comment_the_base_values(const platform::CatalogEntry& base, const Measurements& measurements, CalibratedGpu& gpu) {
+  auto inside_measured = [&](const std::string& path) {
+    return std::any_of(measurements.begin(), measurements.end(),
+                       [&](const Measurement& m) { return path.rfind(m.field + ".", 0) == 0; });
+  };
+  const BaseComments base_comments(base);
+  std::vector<std::string> leaves;
+  leaf_fields(gpu.spec, "", leaves);
+  for (const std::string& path : leaves) {
+    if (gpu.comments.count(path) == 0 && !inside_measured(path)) gpu.comments[path] = base_comments.of(path);
   }
 }
 
@@ -142,40 +178,13 @@ CalibratedGpu calibrated_gpu(const platform::CatalogEntry& base, const Measureme
   gpu.spec.add_device_names(device_name);
   gpu.comments["name"] = "warpsim's name for it: node files refer to it";
   gpu.comments["device_names"] = "the name the CUDA driver reports";
-  bool fits_measured = false;
-  for (const Measurement& m : measurements) fits_measured = fits_measured || m.field == "launch_fits[]";
+  const bool fits_measured = std::any_of(measurements.begin(), measurements.end(),
+                                         [](const Measurement& m) { return m.field == "launch_fits[]"; });
   if (fits_measured) gpu.spec.clear_launch_fits();
-  for (const Measurement& m : measurements) {
-    if (appends(m.field)) {
-      append_element(gpu.spec, m);
-      if (m.field == "launch_fits[]") gpu.launch_fit_comments.push_back(m.source);
-      continue;
-    }
-    if (pb::Message* message = singular_message(gpu.spec, m.field)) {
-      message->Clear();
-      if (!pb::TextFormat::ParseFromString(m.value, message))
-        throw std::runtime_error(fmt::format("calibrate: {}: cannot parse '{}'", m.field, m.value));
-    } else {
-      try {
-        platform::set_field(gpu.spec, m.field, m.value);
-      } catch (const std::invalid_argument& error) {
-        throw std::runtime_error(fmt::format("calibrate: {} = {}: {}", m.field, m.value, error.what()));
-      }
-    }
-    gpu.comments[m.field] = m.source;
-  }
-  const BaseComments base_comments(base);
-  std::vector<std::pair<std::string, int>> leaves;
-  leaf_fields(gpu.spec, "", leaves);
-  auto inside_measured = [&](const std::string& path) {
-    for (const Measurement& m : measurements)
-      if (path.rfind(m.field + ".", 0) == 0) return true;  // its message's line says where it comes from
-    return false;
-  };
-  for (const auto& [path, count] : leaves) {
-    if (gpu.comments.count(path) == 0 && !inside_measured(path)) gpu.comments[path] = base_comments.of(path);
-  }
+  for (const Measurement& m : measurements) apply(m, gpu);
+  comment_the_base_values(base, measurements, gpu);
   if (!fits_measured) {
+    const BaseComments base_comments(base);
     for (int i = 0; i < gpu.spec.launch_fits_size(); ++i)
       gpu.launch_fit_comments.push_back(base_comments.of("launch_fits", i));
   }
