@@ -4,29 +4,15 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <set>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
-
-#include "api_call_nesting.h"
 
 namespace warpsim::replay {
 namespace {
-
-using trace::ThreadKey;
-
-// A top-level API call and the trace events it issued or waited on (its own, and its nested driver calls').
-struct TopCall {
-  std::size_t event = 0;
-  std::vector<std::size_t> members;      // in API order
-  std::vector<std::size_t> extra_waits;  // an implicitly synchronizing call: the device's work issued before it
-  bool implicitly_synchronizing = false;
-};
-
-struct ThreadCalls {
-  ThreadKey key;
-  std::vector<TopCall> calls;  // in start order
-};
 
 // Calls CUDA documents as synchronizing the device although no synchronization record says so.
 bool implicitly_synchronizing(const std::string& name) {
@@ -39,189 +25,199 @@ bool implicitly_synchronizing(const std::string& name) {
 
 double seconds(std::uint64_t ns) { return static_cast<double>(ns) * 1e-9; }
 
-// Each thread's top-level calls (trace/api_call_nesting.h). `owner` maps every call's correlation id (nested ones
-// too) to (thread, top-level call).
-std::vector<ThreadCalls> top_level_calls(
-    const std::vector<Event>& events, std::unordered_map<std::uint64_t, std::pair<std::size_t, std::size_t>>& owner) {
-  std::vector<ThreadCalls> threads;
-  for (const trace::ThreadCallGroups& groups : trace::group_api_calls(events)) {
-    ThreadCalls thread{groups.key, {}};
-    for (const std::vector<std::size_t>& group : groups.calls) {
-      TopCall top{group.front(), {}, {}, false};
-      for (std::size_t i : group) {
-        const ApiCall& call = events[i].api_call();
-        top.implicitly_synchronizing = top.implicitly_synchronizing || implicitly_synchronizing(call.name());
-        owner.try_emplace(call.correlation_id(), threads.size(), thread.calls.size());
-      }
-      thread.calls.push_back(std::move(top));
-    }
-    threads.push_back(std::move(thread));
+bool has_actions(const EventActions& actions) { return actions.issues != kNoOp || !actions.waits.empty(); }
+
+}  // namespace
+
+// A trace event a top-level call (or a call nested in it) issued or waited on.
+struct HostStepsBuilder::Member {
+  std::size_t event = 0;
+  std::uint64_t start_ns = 0;  // recorded
+  EventActions actions;
+  std::optional<AddedOp> op;
+};
+
+struct HostStepsBuilder::OpenCall {
+  std::size_t event = 0;
+  std::uint64_t start_ns = 0, end_ns = 0;
+  std::vector<std::uint64_t> correlations;  // its own and its nested calls'
+  std::vector<Member> members;              // in API order
+  bool implicitly_synchronizing = false;
+  // The last operations of the thread's current device's streams when the call began: an implicitly synchronizing
+  // call waits for them.
+  std::vector<std::pair<std::size_t, std::uint64_t>> device_work;
+};
+
+struct HostStepsBuilder::ThreadState {
+  std::uint64_t host_clock = 0;  // recorded end of its latest top-level call
+  std::optional<OpenCall> open;
+  std::optional<std::uint32_t> current_device;  // the device it last issued to
+};
+
+HostStepsBuilder::HostStepsBuilder(const HostOptions& options, std::uint64_t recording_start_ns,
+                                   std::vector<ThreadKey> threads, bool unattributed)
+    : options_(options), recording_start_ns_(recording_start_ns) {
+  for (const ThreadKey& key : threads) {
+    thread_index_.emplace(key, threads_.size());
+    threads_.push_back({recording_start_ns, std::nullopt, std::nullopt});
   }
-  return threads;
+  summary_.from_api_calls = !threads.empty();
+  summary_.threads = threads.empty() ? 1 : threads.size();
+  ready_.resize(threads.size() + (threads.empty() || unattributed ? 1 : 0));
 }
 
-class HostProgramBuilder {
- public:
-  HostProgramBuilder(const std::vector<Event>& events, ReplayProgram& program, const HostOptions& options)
-      : events_(events), program_(program), options_(options), previous_in_stream_(program.ops.size(), kNoOp) {
-    for (const ReplayStream& stream : program.streams) {
-      for (std::size_t i = 1; i < stream.ops.size(); ++i) previous_in_stream_[stream.ops[i]] = stream.ops[i - 1];
+HostStepsBuilder::~HostStepsBuilder() = default;
+
+void HostStepsBuilder::add(const Event& event, std::size_t event_index, const EventActions& actions,
+                           const std::optional<AddedOp>& op, const ProgramBuilder& program) {
+  if (!summary_.from_api_calls) {
+    append_actions(0, event_index, actions, options_.api_call_overhead_s);
+  } else if (event.has_api_call()) {
+    add_api_call(event.api_call(), event_index, program);
+  } else if (has_actions(actions) || event.has_sync()) {
+    add_work(event, event_index, actions, op, program);
+  }
+}
+
+void HostStepsBuilder::add_api_call(const ApiCall& call, std::size_t event_index, const ProgramBuilder& program) {
+  close_calls_ended_before(call.start_ns());
+  const auto it = thread_index_.find({call.process_id(), call.thread_id()});
+  if (it == thread_index_.end()) return;
+  const std::size_t t = it->second;
+  ThreadState& thread = threads_[t];
+  const bool nested = thread.open && call.start_ns() < thread.open->end_ns && call.end_ns() <= thread.open->end_ns;
+  if (!nested) {
+    close(t);
+    OpenCall open;
+    open.event = event_index;
+    open.start_ns = call.start_ns();
+    open.end_ns = call.end_ns();
+    open.device_work = program.last_ops_on(thread.current_device.value_or(0));
+    thread.open = std::move(open);
+    open_by_end_.emplace(call.end_ns(), t);
+  }
+  thread.open->correlations.push_back(call.correlation_id());
+  thread.open->implicitly_synchronizing =
+      thread.open->implicitly_synchronizing || implicitly_synchronizing(call.name());
+  owner_.try_emplace(call.correlation_id(), t);
+}
+
+// Gives a GPU operation or synchronization the open call that made it; work no recorded call made is issued at once,
+// in API order, by the unattributed thread.
+void HostStepsBuilder::add_work(const Event& event, std::size_t event_index, const EventActions& actions,
+                                const std::optional<AddedOp>& op, const ProgramBuilder& program) {
+  const auto owner = owner_.find(correlation_of(event));
+  if (owner == owner_.end()) {
+    if (!has_actions(actions)) return;
+    ++summary_.unattributed_events;
+    append_actions(ready_.size() - 1, event_index, actions, 0);
+    return;
+  }
+  ThreadState& thread = threads_[owner->second];
+  thread.open->members.push_back({event_index, start_of(event), actions, op});
+  if (op) thread.current_device = program.streams()[op->op.stream].device_id;
+}
+
+void HostStepsBuilder::close_calls_ended_before(std::uint64_t start_ns) {
+  while (!open_by_end_.empty() && open_by_end_.top().first < start_ns) {
+    const auto [end_ns, t] = open_by_end_.top();
+    open_by_end_.pop();
+    if (threads_[t].open && threads_[t].open->end_ns == end_ns) close(t);
+  }
+}
+
+void HostStepsBuilder::finish() {
+  for (std::size_t t = 0; t < threads_.size(); ++t) close(t);
+}
+
+void HostStepsBuilder::close(std::size_t t) {
+  ThreadState& thread = threads_[t];
+  if (!thread.open) return;
+  const OpenCall call = std::move(*thread.open);
+  thread.open.reset();
+  for (std::uint64_t correlation : call.correlations) owner_.erase(correlation);
+  compute(t, call.start_ns > thread.host_clock ? call.start_ns - thread.host_clock : 0);
+  add_call(t, call);
+  thread.host_clock = std::max(thread.host_clock, call.end_ns);
+  ++summary_.api_calls;
+}
+
+void HostStepsBuilder::compute(std::size_t t, std::uint64_t recorded_ns) {
+  if (recorded_ns > 0)
+    ready_[t].push_back({HostStep::Kind::kCompute, kNoOp, kNoOp, seconds(recorded_ns) * options_.host_scale});
+}
+
+void HostStepsBuilder::add_call(std::size_t t, const OpenCall& call) {
+  std::deque<HostStep>& steps = ready_[t];
+  std::vector<const Member*> issues;
+  std::vector<std::pair<std::size_t, std::uint64_t>> waits;
+  if (call.implicitly_synchronizing) waits = call.device_work;
+  for (const Member& member : call.members) {
+    if (member.actions.issues != kNoOp) issues.push_back(&member);
+    for (std::size_t i = 0; i < member.actions.waits.size(); ++i)
+      waits.emplace_back(member.actions.waits[i], member.actions.waits_recorded_end_ns[i]);
+  }
+  const std::uint64_t duration = call.end_ns - call.start_ns;
+  steps.push_back({HostStep::Kind::kCallStart, kNoOp, call.event, 0});
+  if (waits.empty()) {
+    compute(t, duration);
+    for (const Member* member : issues)
+      steps.push_back({HostStep::Kind::kIssue, member->actions.issues, member->event, 0});
+  } else {
+    ++summary_.blocking_calls;
+    // The host work of a blocking call before its GPU work could start (a synchronous copy pins or stages host
+    // memory first): from the later of the call's start and the recorded end of what the work queued behind on its
+    // stream, to the work's recorded start.
+    std::uint64_t before = 0;
+    for (const Member* member : issues) {
+      std::uint64_t ready = call.start_ns;
+      if (member->op && member->op->has_previous) ready = std::max(ready, member->op->previous_recorded_end_ns);
+      if (member->start_ns > ready) before = std::max(before, member->start_ns - ready);
     }
-  }
-
-  HostSummary build() {
-    threads_ = top_level_calls(events_, owner_);
-    if (threads_.empty()) return build_without_api_calls();
-    attribute_events();
-    for (const ThreadCalls& thread : threads_) program_.threads.push_back(thread_program(thread));
-    if (!unattributed_.empty()) program_.threads.push_back(unattributed_program());
-    summary_.from_api_calls = true;
-    summary_.threads = threads_.size();
-    return summary_;
-  }
-
- private:
-  bool has_actions(std::size_t i) const {
-    return program_.actions[i].issues != kNoOp || !program_.actions[i].waits.empty();
-  }
-
-  // Gives every GPU operation and synchronization the top-level call that made it, in API order; an implicitly
-  // synchronizing call waits for what its thread's current device had been given before it.
-  void attribute_events() {
-    std::vector<std::size_t> last_op(program_.streams.size(), kNoOp);
-    std::map<ThreadKey, std::uint32_t> current_device;
-    for (std::size_t i = 0; i < events_.size(); ++i) {
-      const Event& event = events_[i];
-      if (event.has_api_call()) {
-        note_implicit_sync(i, last_op, current_device);
-        continue;
-      }
-      if (!has_actions(i) && !event.has_sync()) continue;
-      const auto owner = owner_.find(correlation_of(event));
-      if (owner == owner_.end()) {
-        if (has_actions(i)) unattributed_.push_back(i);
-      } else {
-        threads_[owner->second.first].calls[owner->second.second].members.push_back(i);
-      }
-      if (const std::size_t op = program_.actions[i].issues; op != kNoOp) {
-        const std::size_t stream = program_.ops[op].stream;
-        last_op[stream] = op;
-        if (owner != owner_.end())
-          current_device[threads_[owner->second.first].key] = program_.streams[stream].device_id;
-      }
+    before = std::min(before, duration);
+    compute(t, before);
+    for (const Member* member : issues)
+      steps.push_back({HostStep::Kind::kIssue, member->actions.issues, member->event, 0});
+    std::uint64_t awaited_end = 0;
+    for (const auto& [op, recorded_end_ns] : waits) {
+      steps.push_back({HostStep::Kind::kWait, op, call.event, 0});
+      awaited_end = std::max(awaited_end, recorded_end_ns);
     }
+    const std::uint64_t after = call.end_ns - std::clamp(awaited_end, call.start_ns, call.end_ns);
+    compute(t, std::min(after, duration - before));
   }
+  steps.push_back({HostStep::Kind::kCallEnd, kNoOp, call.event, 0});
+}
 
-  void note_implicit_sync(std::size_t event, const std::vector<std::size_t>& last_op,
-                          const std::map<ThreadKey, std::uint32_t>& current_device) {
-    const auto owner = owner_.find(events_[event].api_call().correlation_id());
-    if (owner == owner_.end()) return;
-    ThreadCalls& thread = threads_[owner->second.first];
-    TopCall& call = thread.calls[owner->second.second];
-    if (call.event != event || !call.implicitly_synchronizing) return;
-    const auto device = current_device.find(thread.key);
-    const std::uint32_t device_id = device == current_device.end() ? 0 : device->second;
-    for (std::size_t s = 0; s < program_.streams.size(); ++s) {
-      if (program_.streams[s].device_id == device_id && last_op[s] != kNoOp) call.extra_waits.push_back(last_op[s]);
-    }
+void HostStepsBuilder::append_actions(std::size_t t, std::size_t event_index, const EventActions& actions,
+                                      double issue_cost_s) {
+  if (actions.issues != kNoOp) {
+    if (issue_cost_s > 0) ready_[t].push_back({HostStep::Kind::kCompute, kNoOp, kNoOp, issue_cost_s});
+    ready_[t].push_back({HostStep::Kind::kIssue, actions.issues, event_index, 0});
   }
+  for (std::size_t op : actions.waits) ready_[t].push_back({HostStep::Kind::kWait, op, event_index, 0});
+}
 
-  HostThreadProgram thread_program(const ThreadCalls& thread) {
-    HostThreadProgram result{thread.key.first, thread.key.second, {}};
-    std::uint64_t host_clock = recording_start_ns(events_);
-    for (const TopCall& call : thread.calls) {
-      const ApiCall& api = events_[call.event].api_call();
-      compute(result, api.start_ns() > host_clock ? api.start_ns() - host_clock : 0);
-      add_call(result, call);
-      host_clock = std::max(host_clock, api.end_ns());
-    }
-    summary_.api_calls += thread.calls.size();
-    return result;
+namespace {
+
+// The threads that made API calls, in (process, thread) order, and whether any GPU work or synchronization that
+// waits has no recorded call to belong to.
+std::pair<std::vector<ThreadKey>, bool> host_threads_of(const std::vector<Event>& events,
+                                                        const std::vector<EventActions>& actions) {
+  std::set<ThreadKey> threads;
+  std::unordered_set<std::uint64_t> calls;
+  for (const Event& event : events) {
+    if (!event.has_api_call()) continue;
+    threads.insert({event.api_call().process_id(), event.api_call().thread_id()});
+    calls.insert(event.api_call().correlation_id());
   }
-
-  void compute(HostThreadProgram& thread, std::uint64_t recorded_ns) {
-    if (recorded_ns > 0)
-      thread.steps.push_back({HostStep::Kind::kCompute, kNoOp, kNoOp, seconds(recorded_ns) * options_.host_scale});
+  bool unattributed = false;
+  for (std::size_t i = 0; i < events.size() && !threads.empty(); ++i) {
+    if (!events[i].has_api_call() && has_actions(actions[i]) && calls.count(correlation_of(events[i])) == 0)
+      unattributed = true;
   }
-
-  void add_call(HostThreadProgram& thread, const TopCall& call) {
-    const ApiCall& api = events_[call.event].api_call();
-    std::vector<std::size_t> issues, waits = call.extra_waits;
-    for (std::size_t member : call.members) {
-      if (program_.actions[member].issues != kNoOp) issues.push_back(member);
-      for (std::size_t op : program_.actions[member].waits) waits.push_back(op);
-    }
-    thread.steps.push_back({HostStep::Kind::kCallStart, kNoOp, call.event, 0});
-    if (waits.empty()) {
-      compute(thread, api.end_ns() - api.start_ns());
-      for (std::size_t member : issues)
-        thread.steps.push_back({HostStep::Kind::kIssue, program_.actions[member].issues, member, 0});
-    } else {
-      ++summary_.blocking_calls;
-      const std::uint64_t before = setup_ns(api, issues);
-      compute(thread, before);
-      for (std::size_t member : issues)
-        thread.steps.push_back({HostStep::Kind::kIssue, program_.actions[member].issues, member, 0});
-      std::uint64_t awaited_end = 0;
-      for (std::size_t op : waits) {
-        thread.steps.push_back({HostStep::Kind::kWait, op, call.event, 0});
-        awaited_end = std::max(awaited_end, end_of(events_[program_.ops[op].event]));
-      }
-      const std::uint64_t after = api.end_ns() - std::clamp(awaited_end, api.start_ns(), api.end_ns());
-      compute(thread, std::min(after, api.end_ns() - api.start_ns() - before));
-    }
-    thread.steps.push_back({HostStep::Kind::kCallEnd, kNoOp, call.event, 0});
-  }
-
-  // The host work of a blocking call before its GPU work could start (a synchronous copy pins or stages host
-  // memory first): from the later of the call's start and the recorded end of what the work queued behind on its
-  // stream, to the work's recorded start.
-  std::uint64_t setup_ns(const ApiCall& api, const std::vector<std::size_t>& issues) const {
-    std::uint64_t setup = 0;
-    for (std::size_t member : issues) {
-      const std::size_t op = program_.actions[member].issues;
-      std::uint64_t ready = api.start_ns();
-      if (previous_in_stream_[op] != kNoOp)
-        ready = std::max(ready, end_of(events_[program_.ops[previous_in_stream_[op]].event]));
-      const std::uint64_t start = start_of(events_[member]);
-      if (start > ready) setup = std::max(setup, start - ready);
-    }
-    return std::min(setup, api.end_ns() - api.start_ns());
-  }
-
-  // Work no recorded call issued (e.g. outside a capture range): issued at once, in API order.
-  HostThreadProgram unattributed_program() {
-    HostThreadProgram thread{0, 0, {}};
-    for (std::size_t i : unattributed_) append_actions(thread, i, 0);
-    summary_.unattributed_events = unattributed_.size();
-    return thread;
-  }
-
-  void append_actions(HostThreadProgram& thread, std::size_t event, double issue_cost_s) {
-    if (const std::size_t op = program_.actions[event].issues; op != kNoOp) {
-      if (issue_cost_s > 0) thread.steps.push_back({HostStep::Kind::kCompute, kNoOp, kNoOp, issue_cost_s});
-      thread.steps.push_back({HostStep::Kind::kIssue, op, event, 0});
-    }
-    for (std::size_t op : program_.actions[event].waits) thread.steps.push_back({HostStep::Kind::kWait, op, event, 0});
-  }
-
-  HostSummary build_without_api_calls() {
-    HostThreadProgram thread{0, 0, {}};
-    for (std::size_t i = 0; i < events_.size(); ++i) append_actions(thread, i, options_.api_call_overhead_s);
-    program_.threads.push_back(std::move(thread));
-    summary_.threads = 1;
-    return summary_;
-  }
-
-  const std::vector<Event>& events_;
-  ReplayProgram& program_;
-  const HostOptions& options_;
-  std::vector<ThreadCalls> threads_;
-  std::unordered_map<std::uint64_t, std::pair<std::size_t, std::size_t>> owner_;
-  std::vector<std::size_t> previous_in_stream_;  // per operation, the one before it on its stream
-  std::vector<std::size_t> unattributed_;
-  HostSummary summary_;
-};
+  return {{threads.begin(), threads.end()}, unattributed};
+}
 
 }  // namespace
 
@@ -243,7 +239,21 @@ std::uint64_t recording_start_ns(const std::vector<Event>& events) {
 }
 
 HostSummary build_host_threads(const std::vector<Event>& events, ReplayProgram& program, const HostOptions& options) {
-  return HostProgramBuilder(events, program, options).build();
+  const auto [threads, unattributed] = host_threads_of(events, program.actions);
+  HostStepsBuilder builder(options, recording_start_ns(events), threads, unattributed);
+  ProgramBuilder rebuilt(stream_kinds(events));  // the same program, for what the host side needs of its history
+  std::optional<AddedOp> added;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const EventActions actions = rebuilt.add(events[i], i, added);
+    builder.add(events[i], i, actions, added, rebuilt);
+  }
+  builder.finish();
+  for (std::size_t t = 0; t < builder.thread_count(); ++t) {
+    HostThreadProgram thread{0, 0, {builder.ready(t).begin(), builder.ready(t).end()}};
+    if (t < threads.size()) std::tie(thread.process_id, thread.thread_id) = threads[t];
+    program.threads.push_back(std::move(thread));
+  }
+  return builder.summary();
 }
 
 }  // namespace warpsim::replay

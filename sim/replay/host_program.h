@@ -17,7 +17,14 @@
 // `api_call_overhead_us`, and waits where CUDA blocks: the host's own time is unknown.
 #include <cstddef>
 #include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <queue>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "replay_program.h"
@@ -36,6 +43,55 @@ struct HostSummary {
   std::size_t api_calls = 0;  // top-level calls replayed
   std::size_t blocking_calls = 0;
   std::size_t unattributed_events = 0;  // GPU work or waits no recorded API call issued (issued at once, in order)
+};
+
+using ThreadKey = std::pair<std::uint32_t, std::uint64_t>;  // (process, thread)
+
+/// Builds the host threads' steps one event at a time, in API order, each event after a ProgramBuilder took it. A
+/// top-level call's steps are ready once no later event can belong to it: when its thread makes its next top-level
+/// call, when an API call of any thread starts after it ended (calls nested in it began before, so their ids and
+/// their work came before), or at finish().
+class HostStepsBuilder {
+ public:
+  /// `threads`: the threads that made API calls, in order (none: the trace has none, and one thread issues
+  /// everything); `unattributed`: whether a thread for work no recorded call issued follows them.
+  HostStepsBuilder(const HostOptions& options, std::uint64_t recording_start_ns, std::vector<ThreadKey> threads,
+                   bool unattributed);
+  ~HostStepsBuilder();
+  /// The next event in API order: `actions` and `op` are what the ProgramBuilder made of it.
+  void add(const Event& event, std::size_t event_index, const EventActions& actions, const std::optional<AddedOp>& op,
+           const ProgramBuilder& program);
+  /// The trace ended: every open call's steps become ready.
+  void finish();
+  std::size_t thread_count() const { return ready_.size(); }
+  /// Steps of thread `t` (`threads`' order, the unattributed thread last) ready to run, in order.
+  std::deque<HostStep>& ready(std::size_t t) { return ready_[t]; }
+  const HostSummary& summary() const { return summary_; }
+
+ private:
+  struct Member;
+  struct OpenCall;
+  struct ThreadState;
+  void add_api_call(const ApiCall& call, std::size_t event_index, const ProgramBuilder& program);
+  void add_work(const Event& event, std::size_t event_index, const EventActions& actions,
+                const std::optional<AddedOp>& op, const ProgramBuilder& program);
+  void close_calls_ended_before(std::uint64_t start_ns);
+  void close(std::size_t thread);
+  void compute(std::size_t thread, std::uint64_t recorded_ns);
+  void add_call(std::size_t thread, const OpenCall& call);
+  void append_actions(std::size_t thread, std::size_t event_index, const EventActions& actions, double issue_cost_s);
+
+  HostOptions options_;
+  std::uint64_t recording_start_ns_ = 0;
+  std::vector<ThreadState> threads_;
+  std::map<ThreadKey, std::size_t> thread_index_;
+  std::unordered_map<std::uint64_t, std::size_t> owner_;  // correlation id of an open call (nested too) -> thread
+  // Open top-level calls by their recorded end (lazily pruned: a closed call's entry is skipped).
+  std::priority_queue<std::pair<std::uint64_t, std::size_t>, std::vector<std::pair<std::uint64_t, std::size_t>>,
+                      std::greater<>>
+      open_by_end_;
+  std::vector<std::deque<HostStep>> ready_;
+  HostSummary summary_;
 };
 
 /// Fills `program.threads` for `events` (in API order, the events `program` was built from).

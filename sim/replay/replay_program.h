@@ -17,6 +17,10 @@
 //   as asynchronous.
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <optional>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "trace.pb.h"
@@ -41,6 +45,7 @@ struct ReplayStream {
 struct EventActions {
   std::size_t issues = kNoOp;
   std::vector<std::size_t> waits;
+  std::vector<std::uint64_t> waits_recorded_end_ns;  // per wait: when the awaited operation ended in the recording
 };
 
 /// One step of a host thread. kCallStart/kCallEnd cost nothing: they mark when an API call begins and returns.
@@ -70,11 +75,60 @@ std::uint64_t correlation_of(const Event& event);
 std::uint64_t start_of(const Event& event);
 std::uint64_t end_of(const Event& event);
 
-/// The indices of `events` in API call order: by correlation id, then start time (a graph launch's kernels share one
-/// id); stable.
+/// The indices of `events` in API call order: by correlation id, the API call first (the work it issued may carry
+/// an earlier GPU timestamp), then start time (a graph launch's kernels share one id); stable.
 std::vector<std::size_t> api_order(const std::vector<Event>& events);
 /// Puts events in API call order (api_order) and returns that order: position after -> position before.
 std::vector<std::size_t> sort_by_api_order(std::vector<Event>& events);
+
+using StreamKey = std::pair<std::uint32_t, std::uint32_t>;  // (device, stream)
+
+/// The streams the trace's `Stream` events say were created non-blocking or are the legacy default stream; any
+/// other is blocking.
+using StreamKinds = std::map<StreamKey, Stream::Kind>;
+StreamKinds stream_kinds(const std::vector<Event>& events);
+
+/// An operation (a GPU event) and what the host side needs of its stream's history.
+struct AddedOp {
+  ReplayOp op;
+  std::uint64_t previous_recorded_end_ns = 0;  // when its stream's previous operation ended in the recording
+  bool has_previous = false;
+};
+
+/// Builds the program one event at a time, in API call order, keeping only what CUDA keeps: the last operation per
+/// stream, what each event recorded, the waits a stream owes its next operation. Operations are numbered in the
+/// order they are added; the caller keeps them (all of them, or only those still to run).
+class ProgramBuilder {
+ public:
+  explicit ProgramBuilder(StreamKinds kinds) : kinds_(std::move(kinds)) {}
+  /// Makes `key` the next stream (streams are numbered in the order they are first named).
+  std::size_t stream_index(StreamKey key);
+  /// The next event in API order: its actions, and its operation if it is one.
+  EventActions add(const Event& event, std::size_t event_index, std::optional<AddedOp>& added);
+  const std::vector<ReplayStream>& streams() const { return streams_; }  // without their operations
+  /// The last operation of each stream of `device` so far (in stream order), with its recorded end.
+  std::vector<std::pair<std::size_t, std::uint64_t>> last_ops_on(std::uint32_t device) const;
+
+ private:
+  struct LastOp {
+    std::size_t op = kNoOp;
+    std::uint64_t recorded_end_ns = 0;
+  };
+  Stream::Kind kind_of(std::size_t stream) const;
+  void add_legacy_default_waits(std::size_t stream, std::vector<std::size_t>& waits);
+  AddedOp add_operation(const Event& event, std::size_t event_index, std::size_t stream, EventActions& actions);
+  void add_synchronization(const Synchronization& sync, EventActions& actions);
+  static void host_waits_for(const LastOp& last, EventActions& actions);
+
+  const StreamKinds kinds_;
+  std::vector<ReplayStream> streams_;
+  std::map<StreamKey, std::size_t> stream_index_;
+  std::map<std::uint32_t, std::size_t> last_legacy_op_;  // device -> last operation on its legacy default stream
+  std::vector<LastOp> last_op_;
+  std::vector<std::vector<std::size_t>> pending_waits_;
+  std::unordered_map<std::uint64_t, LastOp> recorded_;  // event id -> operation it marks
+  std::size_t ops_ = 0;
+};
 
 /// Builds the GPU side and the per-event host actions from events already in API call order.
 ReplayProgram build_replay_program(const std::vector<Event>& events);
