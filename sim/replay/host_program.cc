@@ -71,7 +71,7 @@ HostStepsBuilder::~HostStepsBuilder() = default;
 void HostStepsBuilder::add(const Event& event, std::size_t event_index, const EventActions& actions,
                            const std::optional<AddedOp>& op, const ProgramBuilder& program) {
   if (!summary_.from_api_calls) {
-    append_actions(0, event_index, actions, options_.api_call_overhead_s);
+    append_actions(0, event_index, actions, op, options_.api_call_overhead_s);
   } else if (event.has_api_call()) {
     add_api_call(event.api_call(), event_index, program);
   } else if (has_actions(actions) || event.has_sync()) {
@@ -110,7 +110,7 @@ void HostStepsBuilder::add_work(const Event& event, std::size_t event_index, con
   if (owner == owner_.end()) {
     if (!has_actions(actions)) return;
     ++summary_.unattributed_events;
-    append_actions(ready_.size() - 1, event_index, actions, 0);
+    append_actions(ready_.size() - 1, event_index, actions, op, 0);
     return;
   }
   ThreadState& thread = threads_[owner->second];
@@ -162,7 +162,7 @@ void HostStepsBuilder::add_call(std::size_t t, const OpenCall& call) {
   if (waits.empty()) {
     compute(t, duration);
     for (const Member* member : issues)
-      steps.push_back({HostStep::Kind::kIssue, member->actions.issues, member->event, 0});
+      steps.push_back({HostStep::Kind::kIssue, member->actions.issues, member->event, 0, member->op->op.stream});
   } else {
     ++summary_.blocking_calls;
     // The host work of a blocking call before its GPU work could start (a synchronous copy pins or stages host
@@ -177,7 +177,7 @@ void HostStepsBuilder::add_call(std::size_t t, const OpenCall& call) {
     before = std::min(before, duration);
     compute(t, before);
     for (const Member* member : issues)
-      steps.push_back({HostStep::Kind::kIssue, member->actions.issues, member->event, 0});
+      steps.push_back({HostStep::Kind::kIssue, member->actions.issues, member->event, 0, member->op->op.stream});
     std::uint64_t awaited_end = 0;
     for (const auto& [op, recorded_end_ns] : waits) {
       steps.push_back({HostStep::Kind::kWait, op, call.event, 0});
@@ -190,12 +190,12 @@ void HostStepsBuilder::add_call(std::size_t t, const OpenCall& call) {
 }
 
 void HostStepsBuilder::append_actions(std::size_t t, std::size_t event_index, const EventActions& actions,
-                                      double issue_cost_s) {
-  if (actions.issues != kNoOp) {
+                                      const std::optional<AddedOp>& op, double issue_cost_s) {
+  if (op) {
     if (issue_cost_s > 0) ready_[t].push_back({HostStep::Kind::kCompute, kNoOp, kNoOp, issue_cost_s});
-    ready_[t].push_back({HostStep::Kind::kIssue, actions.issues, event_index, 0});
+    ready_[t].push_back({HostStep::Kind::kIssue, actions.issues, event_index, 0, op->op.stream});
   }
-  for (std::size_t op : actions.waits) ready_[t].push_back({HostStep::Kind::kWait, op, event_index, 0});
+  for (std::size_t awaited : actions.waits) ready_[t].push_back({HostStep::Kind::kWait, awaited, event_index, 0});
 }
 
 namespace {

@@ -79,7 +79,8 @@ class HostStepsBuilder {
   void close(std::size_t thread);
   void compute(std::size_t thread, std::uint64_t recorded_ns);
   void add_call(std::size_t thread, const OpenCall& call);
-  void append_actions(std::size_t thread, std::size_t event_index, const EventActions& actions, double issue_cost_s);
+  void append_actions(std::size_t thread, std::size_t event_index, const EventActions& actions,
+                      const std::optional<AddedOp>& op, double issue_cost_s);
 
   HostOptions options_;
   std::uint64_t recording_start_ns_ = 0;

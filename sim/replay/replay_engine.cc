@@ -3,7 +3,9 @@
 #include <simgrid/s4u.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "simgrid_node.h"
 #include "units.h"
@@ -16,75 +18,55 @@ namespace {
 // Shared by the actors. SimGrid runs actors one at a time, so plain data needs no locking.
 class ReplayState {
  public:
-  ReplayState(const ReplayProgram& program, const std::vector<OpWork>& work, SimgridNode node, std::size_t copy_engines,
+  ReplayState(ReplayFeed& feed, std::size_t streams, std::size_t threads, SimgridNode node, std::size_t copy_engines,
               const OpsEnded& ops_ended)
-      : program_(program),
-        work_(work),
-        node_(std::move(node)),
-        ops_ended_(ops_ended),
-        done_(program.ops.size(), false),
-        done_signal_(program.ops.size()),
-        timings_{} {
-    timings_.op_start.assign(program.ops.size(), 0);
-    timings_.op_end.assign(program.ops.size(), 0);
-    timings_.op_last_transfer.assign(program.ops.size(), -1);
-    for (const HostThreadProgram& thread : program.threads) timings_.host_step_end.emplace_back(thread.steps.size(), 0);
-    for (std::size_t s = 0; s < program.streams.size(); ++s) issued_.push_back(sg4::Semaphore::create(0));
+      : feed_(feed), node_(std::move(node)), ops_ended_(ops_ended), threads_running_(threads) {
+    for (std::size_t s = 0; s < streams; ++s) issued_.push_back(sg4::Semaphore::create(0));
     for (std::size_t e = 0; e < copy_engines; ++e) copy_engines_.push_back(sg4::Semaphore::create(1));
-    // Only operations someone waits for get a signal: a few per synchronization, not one per operation.
-    for (const ReplayOp& op : program.ops) {
-      for (std::size_t awaited : op.waits_for) make_signal(awaited);
-    }
-    for (const HostThreadProgram& thread : program.threads) {
-      for (const HostStep& step : thread.steps) {
-        if (step.kind == HostStep::Kind::kWait) make_signal(step.op);
-      }
-    }
+    if (threads == 0) tell_streams_nothing_follows();
   }
 
   void run_host(std::size_t thread) {
-    const std::vector<HostStep>& steps = program_.threads[thread].steps;
-    for (std::size_t i = 0; i < steps.size(); ++i) {
-      const HostStep& step = steps[i];
+    HostStep step;
+    while (feed_.next_step(thread, step)) {
       switch (step.kind) {
         case HostStep::Kind::kCompute: sg4::this_actor::sleep_for(units::sim_from_seconds(step.seconds)); break;
-        case HostStep::Kind::kIssue: issued_[program_.ops[step.op].stream]->release(); break;
+        case HostStep::Kind::kIssue: issued_.at(step.stream)->release(); break;
         case HostStep::Kind::kWait: wait_done(step.op); break;
         case HostStep::Kind::kCallStart:
         case HostStep::Kind::kCallEnd: break;
       }
-      timings_.host_step_end[thread][i] = sg4::Engine::get_clock();
+      feed_.step_ended(thread, step, units::seconds_from_sim(sg4::Engine::get_clock()));
     }
+    if (--threads_running_ == 0) tell_streams_nothing_follows();
   }
 
+  // Each issue releases the stream once, and the end of the last host thread once more: nothing follows then.
   void run_stream(std::size_t stream) {
-    for (std::size_t op : program_.streams[stream].ops) {
+    while (true) {
       issued_[stream]->acquire();
-      for (std::size_t awaited : program_.ops[op].waits_for) wait_done(awaited);
-      execute(op);
+      std::optional<FedOp> op = feed_.next_op(stream);
+      if (!op) return;
+      for (std::size_t awaited : op->waits_for) wait_done(awaited);
+      execute(*op);
     }
-  }
-
-  ReplayTimings timings() const {
-    ReplayTimings result = timings_;
-    result.end = units::seconds_from_sim(sg4::Engine::get_clock());
-    for (double& t : result.op_start) t = units::seconds_from_sim(t);
-    for (double& t : result.op_end) t = units::seconds_from_sim(t);
-    for (auto& thread : result.host_step_end) {
-      for (double& t : thread) t = units::seconds_from_sim(t);
-    }
-    return result;
   }
 
  private:
-  void make_signal(std::size_t op) {
-    if (!done_signal_[op]) done_signal_[op] = sg4::Semaphore::create(0);
+  void tell_streams_nothing_follows() {
+    for (const sg4::SemaphorePtr& issued : issued_) issued->release();
   }
 
+  bool done(std::size_t op) const { return op < done_.size() && done_[op]; }
+
+  // Only operations someone waits for before they end get a signal: a few per synchronization, not one per operation.
   void wait_done(std::size_t op) {
-    if (done_[op]) return;
-    done_signal_[op]->acquire();
-    done_signal_[op]->release();  // pass it on to the next waiter
+    if (done(op)) return;
+    sg4::SemaphorePtr& signal = done_signal_[op];
+    if (!signal) signal = sg4::Semaphore::create(0);
+    const sg4::SemaphorePtr held = signal;  // the operation's end erases the entry: the waiters keep it alive
+    held->acquire();
+    held->release();  // pass it on to the next waiter
   }
 
   // Waits for every activity; returns the index among the transfers (those after the first `sm_activities`) of the
@@ -102,13 +84,13 @@ class ReplayState {
     return last;
   }
 
-  void execute(std::size_t op) {
-    const OpWork& work = work_[op];
+  void execute(const FedOp& op) {
+    const OpWork& work = op.work;
     // A copy engine moves one copy at a time: a copy waits for its engine before it starts.
     sg4::SemaphorePtr engine = work.copy_engine ? copy_engines_.at(*work.copy_engine) : nullptr;
     if (engine) engine->acquire();
     // The launch cost is part of a kernel's recorded duration: CUPTI's shortest kernel (empty, one block) lasts it.
-    timings_.op_start[op] = sg4::Engine::get_clock();
+    const double start = sg4::Engine::get_clock();
     if (work.setup_s > 0) sg4::this_actor::sleep_for(units::sim_from_seconds(work.setup_s));
     std::vector<sg4::ActivityPtr> activities;
     if (work.sm_time_s > 0) {
@@ -122,25 +104,29 @@ class ReplayState {
       activities.push_back(sg4::Comm::sendto_async(node_.hosts.at(transfer.from), node_.hosts.at(transfer.to),
                                                    transfer.bytes));
     }
-    timings_.op_last_transfer[op] = wait_all(activities, work.sm_time_s > 0 ? 1 : 0);
+    const std::int16_t last_transfer = wait_all(activities, work.sm_time_s > 0 ? 1 : 0);
     if (engine) engine->release();
-    timings_.op_end[op] = sg4::Engine::get_clock();
-    done_[op] = true;
-    if (done_signal_[op]) done_signal_[op]->release();
+    feed_.op_ended(op, units::seconds_from_sim(start), units::seconds_from_sim(sg4::Engine::get_clock()),
+                   last_transfer);
+    if (done_.size() <= op.op) done_.resize(op.op + 1, false);
+    done_[op.op] = true;
+    if (const auto signal = done_signal_.find(op.op); signal != done_signal_.end()) {
+      signal->second->release();
+      done_signal_.erase(signal);
+    }
     ++ops_done_;
     if (ops_ended_) ops_ended_(ops_done_);
   }
 
-  const ReplayProgram& program_;
-  const std::vector<OpWork>& work_;
+  ReplayFeed& feed_;
   SimgridNode node_;
   const OpsEnded& ops_ended_;
+  std::size_t threads_running_;
   std::size_t ops_done_ = 0;
   std::vector<bool> done_;
-  std::vector<sg4::SemaphorePtr> done_signal_;
+  std::unordered_map<std::size_t, sg4::SemaphorePtr> done_signal_;
   std::vector<sg4::SemaphorePtr> issued_;
   std::vector<sg4::SemaphorePtr> copy_engines_;
-  ReplayTimings timings_;
 };
 
 std::unique_ptr<sg4::Engine> make_engine() {
@@ -162,23 +148,73 @@ std::unique_ptr<sg4::Engine> make_engine() {
 
 }  // namespace
 
-ReplayTimings run_replay(const Topology& topology, const ReplayProgram& program, const std::vector<OpWork>& work,
-                         std::size_t copy_engines, const OpsEnded& ops_ended) {
+double run_replay(const Topology& topology, ReplayFeed& feed, std::size_t copy_engines, const OpsEnded& ops_ended) {
   auto engine = make_engine();
-  SimgridNode node = build_simgrid_node(*engine, topology, transfer_routes(work));
+  SimgridNode node = build_simgrid_node(*engine, topology, feed.routes());
   sg4::Host* cpu = node.hosts.at(topology.host());  // actors only coordinate: where they live costs nothing
-  ReplayState state(program, work, std::move(node), copy_engines, ops_ended);
-  for (std::size_t t = 0; t < program.threads.size(); ++t) {
-    sg4::Actor::create("host.thread" + std::to_string(program.threads[t].thread_id), cpu,
-                       [&state, t] { state.run_host(t); });
+  const std::vector<std::uint64_t> threads = feed.thread_ids();
+  const std::vector<ReplayStream> streams = feed.streams();
+  ReplayState state(feed, streams.size(), threads.size(), std::move(node), copy_engines, ops_ended);
+  for (std::size_t t = 0; t < threads.size(); ++t) {
+    sg4::Actor::create("host.thread" + std::to_string(threads[t]), cpu, [&state, t] { state.run_host(t); });
   }
-  for (std::size_t s = 0; s < program.streams.size(); ++s) {
-    const std::string name = "device" + std::to_string(program.streams[s].device_id) + ".stream" +
-                             std::to_string(program.streams[s].stream_id);
+  for (std::size_t s = 0; s < streams.size(); ++s) {
+    const std::string name =
+        "device" + std::to_string(streams[s].device_id) + ".stream" + std::to_string(streams[s].stream_id);
     sg4::Actor::create(name, cpu, [&state, s] { state.run_stream(s); });
   }
   engine->run();
-  return state.timings();
+  return units::seconds_from_sim(sg4::Engine::get_clock());
+}
+
+ProgramFeed::ProgramFeed(const ReplayProgram& program, const std::vector<OpWork>& work)
+    : program_(program), work_(work), next_step_(program.threads.size(), 0), next_op_(program.streams.size(), 0) {
+  timings_.op_start.assign(program.ops.size(), 0);
+  timings_.op_end.assign(program.ops.size(), 0);
+  timings_.op_last_transfer.assign(program.ops.size(), -1);
+  for (const HostThreadProgram& thread : program.threads) timings_.host_step_end.emplace_back(thread.steps.size(), 0);
+}
+
+std::vector<std::uint64_t> ProgramFeed::thread_ids() const {
+  std::vector<std::uint64_t> ids;
+  for (const HostThreadProgram& thread : program_.threads) ids.push_back(thread.thread_id);
+  return ids;
+}
+
+std::vector<ReplayStream> ProgramFeed::streams() const { return program_.streams; }
+
+bool ProgramFeed::next_step(std::size_t thread, HostStep& step) {
+  const std::vector<HostStep>& steps = program_.threads[thread].steps;
+  if (next_step_[thread] == steps.size()) return false;
+  step = steps[next_step_[thread]++];
+  if (step.kind == HostStep::Kind::kIssue) step.stream = program_.ops[step.op].stream;
+  return true;
+}
+
+std::optional<FedOp> ProgramFeed::next_op(std::size_t stream) {
+  const std::vector<std::size_t>& ops = program_.streams[stream].ops;
+  if (next_op_[stream] == ops.size()) return std::nullopt;
+  const std::size_t op = ops[next_op_[stream]++];
+  return FedOp{op, program_.ops[op].waits_for, work_[op]};
+}
+
+void ProgramFeed::step_ended(std::size_t thread, const HostStep&, double end_s) {
+  timings_.host_step_end[thread][next_step_[thread] - 1] = end_s;
+}
+
+void ProgramFeed::op_ended(const FedOp& op, double start_s, double end_s, std::int16_t last_transfer) {
+  timings_.op_start[op.op] = start_s;
+  timings_.op_end[op.op] = end_s;
+  timings_.op_last_transfer[op.op] = last_transfer;
+}
+
+ReplayTimings run_replay(const Topology& topology, const ReplayProgram& program, const std::vector<OpWork>& work,
+                         std::size_t copy_engines, const OpsEnded& ops_ended) {
+  ProgramFeed feed(program, work);
+  const double end = run_replay(topology, feed, copy_engines, ops_ended);
+  ReplayTimings timings = feed.timings();
+  timings.end = end;
+  return timings;
 }
 
 }  // namespace warpsim::replay

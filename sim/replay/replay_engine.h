@@ -1,10 +1,14 @@
 #pragma once
-// Runs a ReplayProgram in SimGrid: one actor per host thread, one per (device, stream). Each host thread computes,
-// issues operations and blocks as its program says; each stream actor runs its operations in order once issued and
-// once the operations they wait for have ended. Copies that need a copy engine hold it while they run.
+// Runs a replay in SimGrid: one actor per host thread, one per (device, stream). Each host thread computes, issues
+// operations and blocks as its steps say; each stream actor runs its operations in order once issued and once the
+// operations they wait for have ended. Copies that need a copy engine hold it while they run. The steps and
+// operations come from a ReplayFeed as the actors need them, so a feed that reads its trace in windows keeps only
+// what has not run yet.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "op_work.h"
@@ -12,6 +16,33 @@
 #include "topology.h"
 
 namespace warpsim::replay {
+
+/// An operation as a stream actor runs it.
+struct FedOp {
+  std::size_t op = kNoOp;
+  std::vector<std::size_t> waits_for;  // operations of other streams that must end first
+  OpWork work;
+};
+
+/// What the replay runs, handed out as the actors ask: a whole program in memory (ProgramFeed) or a trace read in
+/// windows. Times are simulated seconds.
+class ReplayFeed {
+ public:
+  virtual ~ReplayFeed() = default;
+  /// Known before the replay starts (an actor each, created in this order): the host threads' ids and the streams.
+  virtual std::vector<std::uint64_t> thread_ids() const = 0;
+  virtual std::vector<ReplayStream> streams() const = 0;  // device and stream ids; operations not needed
+  /// The (from, to) vertex pairs the operations' transfers may use.
+  virtual std::vector<std::pair<std::size_t, std::size_t>> routes() const = 0;
+  /// Host thread `thread`'s next step; false when it has none left. HostStep::stream is set for kIssue.
+  virtual bool next_step(std::size_t thread, HostStep& step) = 0;
+  /// Stream `stream`'s next operation: the host issued it, so the feed has it. Asked once more when every host
+  /// thread has ended: nullopt then, nothing follows.
+  virtual std::optional<FedOp> next_op(std::size_t stream) = 0;
+  virtual void step_ended(std::size_t thread, const HostStep& step, double end_s) = 0;
+  /// `last_transfer`: which of its transfers ended last, after its SM work (-1: the SM work, or nothing but setup).
+  virtual void op_ended(const FedOp& op, double start_s, double end_s, std::int16_t last_transfer) = 0;
+};
 
 struct ReplayTimings {
   std::vector<double> op_start, op_end;           // simulated seconds, per operation (start: before its setup)
@@ -22,11 +53,35 @@ struct ReplayTimings {
   double end = 0;                                  // when the last actor finished
 };
 
+/// A whole program in memory: hands out its steps and operations, and keeps their times.
+class ProgramFeed : public ReplayFeed {
+ public:
+  ProgramFeed(const ReplayProgram& program, const std::vector<OpWork>& work);
+  std::vector<std::uint64_t> thread_ids() const override;
+  std::vector<ReplayStream> streams() const override;
+  std::vector<std::pair<std::size_t, std::size_t>> routes() const override { return transfer_routes(work_); }
+  bool next_step(std::size_t thread, HostStep& step) override;
+  std::optional<FedOp> next_op(std::size_t stream) override;
+  void step_ended(std::size_t thread, const HostStep& step, double end_s) override;
+  void op_ended(const FedOp& op, double start_s, double end_s, std::int16_t last_transfer) override;
+  const ReplayTimings& timings() const { return timings_; }
+
+ private:
+  const ReplayProgram& program_;
+  const std::vector<OpWork>& work_;
+  std::vector<std::size_t> next_step_, next_op_;  // per thread, per stream
+  ReplayTimings timings_;
+};
+
 /// Called with the number of operations ended so far, after each one ends (progress displays).
 using OpsEnded = std::function<void(std::size_t)>;
 
-/// Creates the process's SimGrid engine (one per process: shared notes/simgrid.md), builds the node and runs.
-/// `copy_engines`: how many copy engines (OpWork::copy_engine indexes them), each running one copy at a time.
+/// Creates the process's SimGrid engine (one per process: shared notes/simgrid.md), builds the node and runs what
+/// `feed` hands out. `copy_engines`: how many copy engines (OpWork::copy_engine indexes them), each running one copy
+/// at a time. Returns when the last actor finished (simulated seconds).
+double run_replay(const Topology& topology, ReplayFeed& feed, std::size_t copy_engines = 0,
+                  const OpsEnded& ops_ended = {});
+/// The same for a whole program in memory.
 ReplayTimings run_replay(const Topology& topology, const ReplayProgram& program, const std::vector<OpWork>& work,
                          std::size_t copy_engines = 0, const OpsEnded& ops_ended = {});
 

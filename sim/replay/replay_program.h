@@ -55,6 +55,7 @@ struct HostStep {
   std::size_t op = kNoOp;     // kIssue, kWait
   std::size_t event = kNoOp;  // the trace event behind the step (the API call, launch or synchronization)
   double seconds = 0;         // kCompute: host time
+  std::size_t stream = 0;     // kIssue: the stream of `op`
 };
 
 struct HostThreadProgram {

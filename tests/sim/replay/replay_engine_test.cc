@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 
-#include "op_work.h"
+#include <optional>
+#include <utility>
 #include <vector>
+#include "op_work.h"
 
 #include "test_node.h"
 
@@ -127,6 +129,55 @@ TEST(ReplayEngine, HostWaitDelaysLaterIssues) {
   const ReplayTimings timings = scenario.run(topology);
   // Issued after the wait, plus one API call.
   EXPECT_NEAR(timings.op_start[second], timings.op_end[first] + 5e-6, 1e-9);
+}
+
+// A feed that knows an operation only once asked for it, as one reading its trace in windows does: the engine must
+// not ask before the host issued it, and must ask each stream once more, when the host has ended.
+class LazyFeed : public ReplayFeed {
+ public:
+  LazyFeed(const Topology& topology, std::vector<HostStep> steps) : topology_(topology), steps_(std::move(steps)) {}
+  std::vector<std::uint64_t> thread_ids() const override { return {1}; }
+  std::vector<ReplayStream> streams() const override { return {{0, 0, {}}, {0, 1, {}}}; }
+  std::vector<std::pair<std::size_t, std::size_t>> routes() const override {
+    return {{topology_.host(), topology_.gpu_memory(0)}};
+  }
+  bool next_step(std::size_t, HostStep& step) override {
+    if (next_ == steps_.size()) return false;
+    step = steps_[next_++];
+    if (step.kind == HostStep::Kind::kIssue) ++issued_[step.stream];
+    return true;
+  }
+  std::optional<FedOp> next_op(std::size_t stream) override {
+    ++asked_[stream];
+    if (asked_[stream] > issued_[stream]) return std::nullopt;
+    const std::size_t op = ops_handed_++;
+    return FedOp{op, {}, transfer(topology_.host(), topology_.gpu_memory(0), 1 * kGB)};
+  }
+  void step_ended(std::size_t, const HostStep&, double) override {}
+  void op_ended(const FedOp& op, double start_s, double end_s, std::int16_t) override {
+    if (ended_.size() <= op.op) ended_.resize(op.op + 1);
+    ended_[op.op] = {start_s, end_s};
+  }
+
+  const Topology& topology_;
+  std::vector<HostStep> steps_;
+  std::size_t next_ = 0, ops_handed_ = 0;
+  std::size_t issued_[2] = {0, 0}, asked_[2] = {0, 0};
+  std::vector<std::pair<double, double>> ended_;
+};
+
+TEST(ReplayEngine, AFeedIsAskedForAnOperationOnlyOnceIssuedAndEachStreamOnceMoreAtTheEnd) {
+  const Topology topology = Topology::from_platform(testing::pcie_node(1, 32, 0));
+  LazyFeed feed(topology, {{HostStep::Kind::kIssue, 0, 0, 0, 0},
+                           {HostStep::Kind::kWait, 0, 0, 0},
+                           {HostStep::Kind::kCompute, kNoOp, kNoOp, 5e-6},
+                           {HostStep::Kind::kIssue, 1, 1, 0, 0}});
+  const double end = run_replay(topology, feed);
+  ASSERT_EQ(feed.ended_.size(), 2u);
+  EXPECT_NEAR(feed.ended_[1].first, feed.ended_[0].second + 5e-6, 1e-9);
+  EXPECT_NEAR(end, feed.ended_[1].second, 1e-12);
+  EXPECT_EQ(feed.asked_[0], 3u);  // two operations, then nothing follows
+  EXPECT_EQ(feed.asked_[1], 1u);  // a stream that never ran anything
 }
 
 TEST(ReplayEngine, CopiesNeedingOneCopyEngineRunOneAtATime) {
