@@ -5,22 +5,49 @@
 #include "trace_reader.h"
 
 namespace warpsim::replay {
+namespace {
+
+class FileCursor : public EventCursor {
+ public:
+  FileCursor(const std::string& path, bool& warned) : reader_(path), warned_(warned) {}
+  bool next(Event& event) override {
+    if (reader_.next(event)) return true;
+    if (reader_.truncation() && !warned_) std::cerr << "warning: " << reader_.truncation_warning() << '\n';
+    warned_ = true;
+    return false;
+  }
+
+ private:
+  TraceReader reader_;
+  bool& warned_;
+};
+
+class MemoryCursor : public EventCursor {
+ public:
+  explicit MemoryCursor(const std::vector<Event>& events) : events_(events) {}
+  bool next(Event& event) override {
+    if (next_ == events_.size()) return false;
+    event = events_[next_++];
+    return true;
+  }
+
+ private:
+  const std::vector<Event>& events_;
+  std::size_t next_ = 0;
+};
+
+}  // namespace
+
+void EventSource::for_each(const std::function<void(Event&)>& visit) {
+  const std::unique_ptr<EventCursor> cursor = open();
+  Event event;
+  while (cursor->next(event)) visit(event);
+}
 
 TraceFileSource::TraceFileSource(const std::string& path) : EventSource(path, TraceReader(path).header()) {}
 
-void TraceFileSource::for_each(const std::function<void(Event&)>& visit) {
-  TraceReader reader(path());
-  Event event;
-  while (reader.next(event)) visit(event);
-  if (reader.truncation() && !warned_) std::cerr << "warning: " << reader.truncation_warning() << '\n';
-  warned_ = true;
-}
+std::unique_ptr<EventCursor> TraceFileSource::open() { return std::make_unique<FileCursor>(path(), warned_); }
 
-void EventsInMemory::for_each(const std::function<void(Event&)>& visit) {
-  for (const Event& event : events_) {
-    Event copy = event;
-    visit(copy);
-  }
-}
+std::unique_ptr<EventCursor> EventsInMemory::open() { return std::make_unique<MemoryCursor>(events_); }
 
 }  // namespace warpsim::replay

@@ -198,62 +198,12 @@ void HostStepsBuilder::append_actions(std::size_t t, std::size_t event_index, co
   for (std::size_t awaited : actions.waits) ready_[t].push_back({HostStep::Kind::kWait, awaited, event_index, 0});
 }
 
-namespace {
-
-// The threads that made API calls, in (process, thread) order, and whether any GPU work or synchronization that
-// waits has no recorded call to belong to.
-std::pair<std::vector<ThreadKey>, bool> host_threads_of(const std::vector<Event>& events,
-                                                        const std::vector<EventActions>& actions) {
-  std::set<ThreadKey> threads;
-  std::unordered_set<std::uint64_t> calls;
-  for (const Event& event : events) {
-    if (!event.has_api_call()) continue;
-    threads.insert({event.api_call().process_id(), event.api_call().thread_id()});
-    calls.insert(event.api_call().correlation_id());
-  }
-  bool unattributed = false;
-  for (std::size_t i = 0; i < events.size() && !threads.empty(); ++i) {
-    if (!events[i].has_api_call() && has_actions(actions[i]) && calls.count(correlation_of(events[i])) == 0)
-      unattributed = true;
-  }
-  return {{threads.begin(), threads.end()}, unattributed};
-}
-
-}  // namespace
-
 std::string api_base_name(const std::string& name) {
   const std::size_t suffix = name.rfind("_v");
   if (suffix == std::string::npos || suffix + 2 >= name.size()) return name;
   const bool digits = std::all_of(name.begin() + static_cast<std::ptrdiff_t>(suffix + 2), name.end(),
                                   [](char c) { return c >= '0' && c <= '9'; });
   return digits ? name.substr(0, suffix) : name;
-}
-
-std::uint64_t recording_start_ns(const std::vector<Event>& events) {
-  std::uint64_t first = UINT64_MAX;
-  for (const Event& event : events) {
-    const std::uint64_t start = start_of(event);
-    if (start > 0 && !event.has_sync()) first = std::min(first, start);
-  }
-  return first == UINT64_MAX ? 0 : first;
-}
-
-HostSummary build_host_threads(const std::vector<Event>& events, ReplayProgram& program, const HostOptions& options) {
-  const auto [threads, unattributed] = host_threads_of(events, program.actions);
-  HostStepsBuilder builder(options, recording_start_ns(events), threads, unattributed);
-  ProgramBuilder rebuilt(stream_kinds(events));  // the same program, for what the host side needs of its history
-  std::optional<AddedOp> added;
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    const EventActions actions = rebuilt.add(events[i], i, added);
-    builder.add(events[i], i, actions, added, rebuilt);
-  }
-  builder.finish();
-  for (std::size_t t = 0; t < builder.thread_count(); ++t) {
-    HostThreadProgram thread{0, 0, {builder.ready(t).begin(), builder.ready(t).end()}};
-    if (t < threads.size()) std::tie(thread.process_id, thread.thread_id) = threads[t];
-    program.threads.push_back(std::move(thread));
-  }
-  return builder.summary();
 }
 
 }  // namespace warpsim::replay

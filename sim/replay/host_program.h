@@ -95,12 +95,6 @@ class HostStepsBuilder {
   HostSummary summary_;
 };
 
-/// Fills `program.threads` for `events` (in API order, the events `program` was built from).
-HostSummary build_host_threads(const std::vector<Event>& events, ReplayProgram& program, const HostOptions& options);
-
-/// Simulated time 0: the first start of an API call, kernel, copy or memset in the recording.
-std::uint64_t recording_start_ns(const std::vector<Event>& events);
-
 /// The name of an API call without CUPTI's version suffix: "cudaLaunchKernel_v7000" -> "cudaLaunchKernel".
 std::string api_base_name(const std::string& name);
 

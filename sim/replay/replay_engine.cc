@@ -1,7 +1,9 @@
 #include "replay_engine.h"
 
+#include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
 
+#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,17 +20,51 @@ namespace {
 // Shared by the actors. SimGrid runs actors one at a time, so plain data needs no locking.
 class ReplayState {
  public:
-  ReplayState(ReplayFeed& feed, std::size_t streams, std::size_t threads, SimgridNode node, std::size_t copy_engines,
+  ReplayState(ReplayFeed& feed, std::size_t threads, SimgridNode node, sg4::Host* actors_host, std::size_t copy_engines,
               const OpsEnded& ops_ended)
-      : feed_(feed), node_(std::move(node)), ops_ended_(ops_ended), threads_running_(threads) {
-    for (std::size_t s = 0; s < streams; ++s) issued_.push_back(sg4::Semaphore::create(0));
+      : feed_(feed),
+        node_(std::move(node)),
+        actors_host_(actors_host),
+        ops_ended_(ops_ended),
+        threads_running_(threads) {
     for (std::size_t e = 0; e < copy_engines; ++e) copy_engines_.push_back(sg4::Semaphore::create(1));
-    if (threads == 0) tell_streams_nothing_follows();
+  }
+
+  // Streams the feed learned of since the last call get their actor.
+  // Every semaphore exists before the first actor is created: creating one lets other actors run, which may issue to
+  // any of them.
+  void add_new_streams() {
+    const std::size_t known = issued_.size();
+    while (issued_.size() < feed_.stream_count()) issued_.push_back(sg4::Semaphore::create(0));
+    for (std::size_t s = known; s < issued_.size(); ++s) {
+      const ReplayStream& stream = feed_.stream(s);
+      const std::string name =
+          "device" + std::to_string(stream.device_id) + ".stream" + std::to_string(stream.stream_id);
+      sg4::Actor::create(name, actors_host_, [this, s] { guarded([this, s] { run_stream(s); }); });
+      if (threads_running_ == 0) issued_[s]->release();  // no host thread: nothing follows
+    }
+  }
+
+  // An exception must not leave an actor (SimGrid would end it silently and the others would wait for it forever):
+  // the first is kept and rethrown once the engine stops.
+  template <typename Body>
+  void guarded(Body body) {
+    try {
+      body();
+    } catch (const simgrid::ForcefulKillException&) {
+      throw;  // SimGrid ending the actor: it must go through
+    } catch (...) {
+      if (!failure_) failure_ = std::current_exception();
+    }
+  }
+  void rethrow_failure() const {
+    if (failure_) std::rethrow_exception(failure_);
   }
 
   void run_host(std::size_t thread) {
     HostStep step;
     while (feed_.next_step(thread, step)) {
+      add_new_streams();
       switch (step.kind) {
         case HostStep::Kind::kCompute: sg4::this_actor::sleep_for(units::sim_from_seconds(step.seconds)); break;
         case HostStep::Kind::kIssue: issued_.at(step.stream)->release(); break;
@@ -120,6 +156,7 @@ class ReplayState {
 
   ReplayFeed& feed_;
   SimgridNode node_;
+  sg4::Host* actors_host_;
   const OpsEnded& ops_ended_;
   std::size_t threads_running_;
   std::size_t ops_done_ = 0;
@@ -127,6 +164,7 @@ class ReplayState {
   std::unordered_map<std::size_t, sg4::SemaphorePtr> done_signal_;
   std::vector<sg4::SemaphorePtr> issued_;
   std::vector<sg4::SemaphorePtr> copy_engines_;
+  std::exception_ptr failure_;
 };
 
 std::unique_ptr<sg4::Engine> make_engine() {
@@ -153,17 +191,14 @@ double run_replay(const Topology& topology, ReplayFeed& feed, std::size_t copy_e
   SimgridNode node = build_simgrid_node(*engine, topology, feed.routes());
   sg4::Host* cpu = node.hosts.at(topology.host());  // actors only coordinate: where they live costs nothing
   const std::vector<std::uint64_t> threads = feed.thread_ids();
-  const std::vector<ReplayStream> streams = feed.streams();
-  ReplayState state(feed, streams.size(), threads.size(), std::move(node), copy_engines, ops_ended);
+  ReplayState state(feed, threads.size(), std::move(node), cpu, copy_engines, ops_ended);
   for (std::size_t t = 0; t < threads.size(); ++t) {
-    sg4::Actor::create("host.thread" + std::to_string(threads[t]), cpu, [&state, t] { state.run_host(t); });
+    sg4::Actor::create("host.thread" + std::to_string(threads[t]), cpu,
+                       [&state, t] { state.guarded([&state, t] { state.run_host(t); }); });
   }
-  for (std::size_t s = 0; s < streams.size(); ++s) {
-    const std::string name =
-        "device" + std::to_string(streams[s].device_id) + ".stream" + std::to_string(streams[s].stream_id);
-    sg4::Actor::create(name, cpu, [&state, s] { state.run_stream(s); });
-  }
+  state.add_new_streams();
   engine->run();
+  state.rethrow_failure();
   return units::seconds_from_sim(sg4::Engine::get_clock());
 }
 
@@ -181,8 +216,6 @@ std::vector<std::uint64_t> ProgramFeed::thread_ids() const {
   return ids;
 }
 
-std::vector<ReplayStream> ProgramFeed::streams() const { return program_.streams; }
-
 bool ProgramFeed::next_step(std::size_t thread, HostStep& step) {
   const std::vector<HostStep>& steps = program_.threads[thread].steps;
   if (next_step_[thread] == steps.size()) return false;
@@ -195,7 +228,7 @@ std::optional<FedOp> ProgramFeed::next_op(std::size_t stream) {
   const std::vector<std::size_t>& ops = program_.streams[stream].ops;
   if (next_op_[stream] == ops.size()) return std::nullopt;
   const std::size_t op = ops[next_op_[stream]++];
-  return FedOp{op, program_.ops[op].waits_for, work_[op]};
+  return FedOp{op, program_.ops[op].waits_for, work_[op], program_.ops[op].event};
 }
 
 void ProgramFeed::step_ended(std::size_t thread, const HostStep&, double end_s) {

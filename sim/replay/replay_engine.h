@@ -22,6 +22,7 @@ struct FedOp {
   std::size_t op = kNoOp;
   std::vector<std::size_t> waits_for;  // operations of other streams that must end first
   OpWork work;
+  std::size_t event = kNoOp;  // the event it came from, as the feed numbers them
 };
 
 /// What the replay runs, handed out as the actors ask: a whole program in memory (ProgramFeed) or a trace read in
@@ -29,9 +30,12 @@ struct FedOp {
 class ReplayFeed {
  public:
   virtual ~ReplayFeed() = default;
-  /// Known before the replay starts (an actor each, created in this order): the host threads' ids and the streams.
+  /// The host threads' ids, known before the replay starts (an actor each, created in this order).
   virtual std::vector<std::uint64_t> thread_ids() const = 0;
-  virtual std::vector<ReplayStream> streams() const = 0;  // device and stream ids; operations not needed
+  /// The streams known so far (device and stream ids; operations not needed). A feed that reads as it goes learns
+  /// of more when asked for steps; the engine adds an actor for each, in this order.
+  virtual std::size_t stream_count() const = 0;
+  virtual const ReplayStream& stream(std::size_t index) const = 0;
   /// The (from, to) vertex pairs the operations' transfers may use.
   virtual std::vector<std::pair<std::size_t, std::size_t>> routes() const = 0;
   /// Host thread `thread`'s next step; false when it has none left. HostStep::stream is set for kIssue.
@@ -58,7 +62,8 @@ class ProgramFeed : public ReplayFeed {
  public:
   ProgramFeed(const ReplayProgram& program, const std::vector<OpWork>& work);
   std::vector<std::uint64_t> thread_ids() const override;
-  std::vector<ReplayStream> streams() const override;
+  std::size_t stream_count() const override { return program_.streams.size(); }
+  const ReplayStream& stream(std::size_t index) const override { return program_.streams[index]; }
   std::vector<std::pair<std::size_t, std::size_t>> routes() const override { return transfer_routes(work_); }
   bool next_step(std::size_t thread, HostStep& step) override;
   std::optional<FedOp> next_op(std::size_t stream) override;

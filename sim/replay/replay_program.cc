@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -169,35 +168,6 @@ std::uint64_t end_of(const Event& event) {
     case Event::kApiCall: return event.api_call().end_ns();
     default: return 0;
   }
-}
-
-// Sorts keys, not events: comparing and swapping the events themselves cost a million-event trace half a second.
-std::vector<std::size_t> api_order(const std::vector<Event>& events) {
-  struct Key {
-    std::uint64_t correlation;
-    bool not_api_call;
-    std::uint64_t start;
-    std::size_t index;
-  };
-  std::vector<Key> keys;
-  keys.reserve(events.size());
-  for (std::size_t i = 0; i < events.size(); ++i)
-    keys.push_back({correlation_of(events[i]), !events[i].has_api_call(), start_of(events[i]), i});
-  std::stable_sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
-    return std::tuple{a.correlation, a.not_api_call, a.start} < std::tuple{b.correlation, b.not_api_call, b.start};
-  });
-  std::vector<std::size_t> order;
-  order.reserve(keys.size());
-  for (const Key& key : keys) order.push_back(key.index);
-  return order;
-}
-
-std::vector<std::size_t> sort_by_api_order(std::vector<Event>& events) {
-  std::vector<std::size_t> order = api_order(events);
-  std::vector<Event> sorted(events.size());
-  for (std::size_t i = 0; i < order.size(); ++i) sorted[i].Swap(&events[order[i]]);
-  events.swap(sorted);
-  return order;
 }
 
 ReplayProgram build_replay_program(const std::vector<Event>& events) {

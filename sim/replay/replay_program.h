@@ -68,19 +68,13 @@ struct ReplayProgram {
   std::vector<ReplayOp> ops;
   std::vector<ReplayStream> streams;
   std::vector<EventActions> actions;         // per event
-  std::vector<HostThreadProgram> threads;    // filled by build_host_threads (host_program.h)
+  std::vector<HostThreadProgram> threads;    // what each host thread does (HostStepsBuilder, host_program.h)
 };
 
 /// The correlation id, start and end of an event of any kind (0 where the kind has none).
 std::uint64_t correlation_of(const Event& event);
 std::uint64_t start_of(const Event& event);
 std::uint64_t end_of(const Event& event);
-
-/// The indices of `events` in API call order: by correlation id, the API call first (the work it issued may carry
-/// an earlier GPU timestamp), then start time (a graph launch's kernels share one id); stable.
-std::vector<std::size_t> api_order(const std::vector<Event>& events);
-/// Puts events in API call order (api_order) and returns that order: position after -> position before.
-std::vector<std::size_t> sort_by_api_order(std::vector<Event>& events);
 
 using StreamKey = std::pair<std::uint32_t, std::uint32_t>;  // (device, stream)
 

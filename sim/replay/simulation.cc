@@ -6,9 +6,11 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 
+#include "api_order_reader.h"
 #include "counter_lender.h"
 #include "host_program.h"
 #include "kernel_bound.h"
@@ -17,6 +19,7 @@
 #include "replay_program.h"
 #include "simulated_header.h"
 #include "topology.h"
+#include "trace_feed.h"
 #include "trace_reader.h"
 
 namespace warpsim::replay {
@@ -36,22 +39,6 @@ std::uint32_t highest_device(const Event& event) {
   const std::uint32_t device = device_of(event);
   if (!event.has_memcpy()) return device;
   return std::max({device, event.memcpy().src_device_id(), event.memcpy().dst_device_id()});
-}
-
-// What the replay keeps of a kernel once its work is predicted: where and when it ran (device, stream, correlation,
-// times, graph node), not what it was: its counters, summaries, name and shape are the bulk of a kernel event (a
-// million of them held whole took 1.1 GB), and the output pass reads them again from the source.
-// Released and deleted, not cleared: clear_*() on a message field keeps the submessage (and its own submessages)
-// allocated for reuse, which held on to most of what stripping was meant to free.
-void strip_for_replay(Event& event) {
-  KernelLaunch& kernel = *event.mutable_kernel();
-  delete kernel.release_counters();
-  delete kernel.release_sass();
-  delete kernel.release_load_sharing();
-  delete kernel.release_grid();
-  delete kernel.release_block();
-  delete kernel.release_cluster();
-  delete kernel.release_name();
 }
 
 double duration_s(const KernelLaunch& kernel) {
@@ -133,7 +120,29 @@ struct NewTimes {
   std::uint16_t bound = 0;  // a kernel's: what bounded it (BoundTable id; 0: none)
 };
 
-class Simulation {
+// The first start and last end of API calls and GPU operations, simulated.
+class Span {
+ public:
+  void extend(double start, double end) {
+    first_ = first_ < 0 ? start : std::min(first_, start);
+    last_ = std::max(last_, end);
+  }
+  double seconds() const { return first_ < 0 ? 0 : last_ - first_; }
+
+ private:
+  double first_ = -1, last_ = 0;
+};
+
+// Where a host thread is in its calls, for the times of the API call behind each event.
+struct ThreadClock {
+  double previous = 0;     // when its last step (not a call's start) ended
+  double call_start = -1;  // when its current call began (-1: not in one)
+};
+
+// Three passes over the source: the first indexes it (API order, devices, threads, streams, routes, lenders), the
+// second replays it in API order, predicting each operation as it is read (memory: what has been read and not yet
+// run, and a few bytes per event), the third gives the output each event as recorded with its new times.
+class Simulation : public ReplayListener {
  public:
   Simulation(EventSource& source, const platform::Platform& platform, const models::KernelModel* model,
              const SimulationOptions& options)
@@ -148,66 +157,132 @@ class Simulation {
 
   SimulationResult run(const SimulationOutput& output) {
     result_.source_mode = source_.header().mode();
-    load();
+    index();
+    replay();
     refuse_guesses_alone();
-    api_order_ = sort_by_api_order(events_);
-    ReplayProgram program = build_replay_program(events_);
-    const HostOptions host{platform_.node.host().api_call_overhead_us() * 1e-6, options_.host_scale};
-    result_.host = build_host_threads(events_, program, host);
-    std::vector<OpWork> work;
-    work.reserve(program.ops.size());
-    for (const ReplayOp& op : program.ops) work.push_back(std::move(work_[api_order_[op.event]]));
-    work_ = {};
-    const ReplayTimings timings = run_replay(topology_, program, work, engines_.count(), [&](std::size_t ended) {
-      if (options_.progress && ended % kProgressEvery == 0)
-        options_.progress("replaying", "operations", ended, work.size());
-    });
-    const std::vector<NewTimes> times = simulated_times(program, timings, work);
-    events_ = {};
     result_.header = simulated_header(source_.header(), source_.path(), platform_, model_name(),
                                       options_.reuse_recorded_kernel_times);
     result_.header.mutable_simulation()->set_host_scale(options_.host_scale);
     result_.header.mutable_simulation()->set_host_time_recorded(result_.host.from_api_calls);
     if (output.header) output.header(result_.header);
-    if (output.event) emit(times, output);
+    if (output.event) emit(output);
     return std::move(result_);
   }
 
- private:
-  static bool replayed(const Event& event) { return !event.has_marker() && event.kind_case() != Event::KIND_NOT_SET; }
+  void op_ended(std::size_t source_index, const FedOp& op, const OpNotes& notes, double start_s, double end_s,
+                std::int16_t last_transfer) override {
+    NewTimes& moved = times_[source_index];
+    moved = {at(start_s), at(end_s), true};
+    span_.extend(start_s, end_s);
+    if (notes.kernel_device) {
+      simulated_kernel_ns_ += moved.end_ns - moved.start_ns;
+      moved.bound = kernel_bound(*notes.kernel_device, op.work, last_transfer, notes.model_bound);
+    }
+    if (options_.progress && ++ops_ended_ % kProgressEvery == 0)
+      options_.progress("replaying", "operations", ops_ended_, operations_);
+  }
 
-  // First pass: keeps each replayed event and its operation's work. Kernels are predicted as they come and kept
-  // without their counters, but for those that borrow counters, perhaps from a launch later in the trace.
-  void load() {
-    std::vector<std::size_t> borrowers;
+  // When the host began and ended the API call behind each event: the call's own steps for API calls, else the call
+  // that issued or waited on the event; traces without API calls: from the previous host step to the event's last.
+  void step_ended(std::size_t thread, const HostStep& step, std::size_t source_index, CallTimeKind kind,
+                  double end_s) override {
+    ThreadClock& clock = clocks_[thread];
+    if (step.kind == HostStep::Kind::kCallStart) clock.call_start = end_s;
+    if (step.kind == HostStep::Kind::kCallEnd) {
+      call_time(source_index, kind, clock.call_start, end_s);
+      clock.call_start = -1;
+    }
+    if (step.event != kNoOp && step.kind != HostStep::Kind::kCallStart && step.kind != HostStep::Kind::kCallEnd)
+      call_time(source_index, kind, clock.call_start >= 0 ? clock.call_start : clock.previous, end_s);
+    if (step.kind != HostStep::Kind::kCallStart) clock.previous = end_s;
+  }
+
+ private:
+  // First pass: checks every event's device, offers kernels' counters to the lender, and keeps what the replay needs
+  // before it starts: API order, threads, stream kinds, the recording's start and the routes operations may use.
+  void index() {
+    std::set<ThreadKey> threads;
+    std::set<std::pair<std::size_t, std::size_t>> routes;
+    std::uint64_t first_start = UINT64_MAX;
     source_.for_each([&](Event& event) {
       const std::size_t at = source_events_++;
       if (options_.progress && at % kProgressEvery == 0) options_.progress("reading", "events", at, 0);
       if (!replayed(event)) return;
       check_device(event);
-      const bool kernel = event.has_kernel();
-      const bool borrows = kernel && !has_core_counters(event.kernel());
-      if (kernel) {
+      index_.add(event, at);
+      if (event.has_kernel()) {
         result_.recorded_kernel_s += duration_s(event.kernel());
         lender_.offer(event.kernel());
       }
-      if (borrows) borrowers.push_back(events_.size());
-      model_bound_.push_back(0);
-      work_.push_back(borrows ? OpWork{} : op_work(event, model_bound_.back()));
-      if (kernel && !borrows) strip_for_replay(event);
-      events_.push_back(std::move(event));
-      source_index_.push_back(at);
+      if (event.has_stream())
+        stream_kinds_[{event.stream().device_id(), event.stream().stream_id()}] = event.stream().kind();
+      if (event.has_api_call()) threads.insert({event.api_call().process_id(), event.api_call().thread_id()});
+      if (const std::uint64_t start = start_of(event); start > 0 && !event.has_sync())
+        first_start = std::min(first_start, start);
+      if (event.has_kernel() || event.has_memcpy() || event.has_memset()) {
+        ++operations_;
+        add_routes(event, routes);
+      }
     });
-    for (const std::size_t i : borrowers) {
-      if (lender_.lend(*events_[i].mutable_kernel())) ++result_.counters_borrowed;
-      work_[i] = op_work(events_[i], model_bound_[i]);
-      strip_for_replay(events_[i]);
+    index_.finish();
+    recording_start_ns_ = first_start == UINT64_MAX ? 0 : first_start;
+    threads_.assign(threads.begin(), threads.end());
+    routes_.assign(routes.begin(), routes.end());
+    times_.resize(source_events_);
+  }
+
+  // The vertex pairs an operation's transfers may use. A kernel is predicted for them (MemoizedModel answers the
+  // second prediction, in the replay, from its table); one that borrows counters, from a launch perhaps later in the
+  // trace, may use every pair its GPU can.
+  void add_routes(const Event& event, std::set<std::pair<std::size_t, std::size_t>>& routes) {
+    const bool predicted = model_ && !options_.reuse_recorded_kernel_times;
+    if (predicted && event.has_kernel() && !has_core_counters(event.kernel())) {
+      const std::uint32_t gpu = event.kernel().device_id();
+      const std::size_t sm = topology_.gpu_sm(gpu);
+      std::vector<std::size_t> sources{topology_.gpu_memory(gpu), topology_.gpu_l2(gpu), topology_.host()};
+      for (std::uint32_t peer : peers_[gpu]) sources.push_back(topology_.gpu_memory(peer));
+      for (std::size_t from : sources) {
+        if (topology_.find_route(from, sm)) routes.insert({from, sm});
+      }
+      return;
     }
-    // Grown by doubling while the trace streamed in: up to half of each is slack, held through the replay.
-    events_.shrink_to_fit();
-    work_.shrink_to_fit();
-    source_index_.shrink_to_fit();
-    model_bound_.shrink_to_fit();
+    const OpWork work = op_work(event).work;
+    for (const Transfer& transfer : work.transfers) routes.insert({transfer.from, transfer.to});
+  }
+
+  // Second pass: the replay, reading the source in API order as the host threads need their next steps.
+  void replay() {
+    ApiOrderReader reader(source_, index_.order());
+    TraceFeed::Setup setup{threads_,
+                           !threads_.empty() && index_.has_work_without_api_call(),
+                           recording_start_ns_,
+                           stream_kinds_,
+                           routes_,
+                           {platform_.node.host().api_call_overhead_us() * 1e-6, options_.host_scale}};
+    TraceFeed feed(
+        reader, index_, std::move(setup), [this](Event& event, std::size_t) { return prepare(event); }, *this);
+    clocks_.assign(feed.thread_ids().size(), {});
+    run_replay(topology_, feed, engines_.count());
+    feed.rethrow_failure();
+    result_.host = feed.host_summary();
+    result_.span_s = span_.seconds();
+    result_.simulated_kernel_s = static_cast<double>(simulated_kernel_ns_) * 1e-9;
+  }
+
+  // An operation's work as it is read in the replay: a kernel lacking counters first borrows those of an identical
+  // launch, and is counted; the rest of its event is not kept.
+  PreparedOp prepare(Event& event) {
+    if (event.has_kernel()) {
+      ++result_.kernels;
+      if (!has_core_counters(event.kernel()) && lender_.lend(*event.mutable_kernel())) ++result_.counters_borrowed;
+    }
+    Predicted predicted = op_work(event);
+    PreparedOp prepared{std::move(predicted.work), {predicted.model_bound, std::nullopt}};
+    if (event.has_kernel()) {
+      if (predicted.estimated) note_estimate(event.kernel());
+      prepared.notes.kernel_device = event.kernel().device_id();
+    }
+    return prepared;
   }
 
   void note_estimate(const KernelLaunch& launch) {
@@ -217,7 +292,8 @@ class Simulation {
       names.push_back(launch.name());
   }
 
-  // A timeline-only recording: every kernel time would be a guess, which users took for a prediction.
+  // A timeline-only recording: every kernel time would be a guess, which users took for a prediction. Known once the
+  // replay has predicted every kernel; nothing has been written yet.
   void refuse_guesses_alone() const {
     if (options_.allow_estimates || result_.kernels == 0 || result_.kernels_without_counters < result_.kernels) return;
     throw std::runtime_error(fmt::format(
@@ -236,18 +312,22 @@ class Simulation {
 
   std::string model_name() const { return model_ ? std::string(model_->name()) : "recorded kernel times"; }
 
-  // `bound`: a kernel's bound as its model names it (BoundTable id), left as it is for other operations.
-  OpWork op_work(const Event& event, std::uint16_t& bound) {
+  struct Predicted {
+    OpWork work;
+    std::uint16_t model_bound = 0;  // a kernel's bound as its model names it (BoundTable id)
+    bool estimated = false;         // a kernel's time from its launch configuration alone
+  };
+
+  Predicted op_work(const Event& event) {
     if (event.has_memcpy()) {
       OpWork work = memcpy_work(event.memcpy(), topology_, platform_);
       work.copy_engine = engines_.engine_of(event.memcpy());
-      return work;
+      return {std::move(work)};
     }
-    if (event.has_memset()) return memset_work(event.memset(), topology_, platform_);
+    if (event.has_memset()) return {memset_work(event.memset(), topology_, platform_)};
     if (!event.has_kernel()) return {};
     const KernelLaunch& launch = event.kernel();
     const platform::GpuSpec& gpu = platform_.gpus[launch.device_id()];
-    ++result_.kernels;
     models::KernelPrediction prediction;
     if (options_.reuse_recorded_kernel_times || !model_) {
       prediction = recorded_time(launch, gpu);
@@ -255,93 +335,43 @@ class Simulation {
       const auto slices = recorded_l2_slices_.find(launch.device_id());
       const std::uint32_t recorded_slices = slices == recorded_l2_slices_.end() ? 0 : slices->second;
       prediction = model_->predict(models::KernelView::of(launch, recorded_slices), gpu);
-      if (prediction.estimated_without_counters) note_estimate(launch);
     }
-    bound = bounds_.add(model_bound(prediction, options_.reuse_recorded_kernel_times || !model_));
-    return kernel_op_work(prediction, topology_, launch.device_id(), peers_[launch.device_id()]);
+    const std::uint16_t bound = bounds_.add(model_bound(prediction, options_.reuse_recorded_kernel_times || !model_));
+    return {kernel_op_work(prediction, topology_, launch.device_id(), peers_[launch.device_id()]), bound,
+            prediction.estimated_without_counters};
   }
 
-  // Simulated times on the recording's clock, per source event: simulated time 0 is the recording's first API call
-  // or operation.
-  std::vector<NewTimes> simulated_times(const ReplayProgram& program, const ReplayTimings& timings,
-                                        const std::vector<OpWork>& work) {
-    const std::uint64_t base = recording_start_ns(events_);
-    auto at = [base](double seconds) { return base + static_cast<std::uint64_t>(std::llround(seconds * 1e9)); };
-    const std::vector<std::pair<double, double>> calls = call_times(program, timings);
-    double first = -1, last = 0;
-    auto extend = [&](double start, double end) {
-      first = first < 0 ? start : std::min(first, start);
-      last = std::max(last, end);
-    };
-    std::vector<std::size_t> op_of_event(events_.size(), kNoOp);
-    for (std::size_t op = 0; op < program.ops.size(); ++op) op_of_event[program.ops[op].event] = op;
-    std::vector<NewTimes> times(source_events_);
-    for (std::size_t i = 0; i < events_.size(); ++i) {
-      const Event& event = events_[i];
-      NewTimes& moved = times[source_index_[api_order_[i]]];
-      if (const std::size_t op = op_of_event[i]; op != kNoOp) {
-        moved = {at(timings.op_start[op]), at(timings.op_end[op]), true};
-        extend(timings.op_start[op], timings.op_end[op]);
-        if (event.has_kernel()) {
-          result_.simulated_kernel_s += static_cast<double>(moved.end_ns - moved.start_ns) * 1e-9;
-          moved.bound =
-              kernel_bound(event.kernel(), work[op], timings.op_last_transfer[op], model_bound_[api_order_[i]]);
-        }
-      } else if (calls[i].first >= 0 && (event.has_api_call() || (event.has_sync() && event.sync().type() != Synchronization::EVENT_RECORD))) {
-        moved = {at(calls[i].first), at(calls[i].second), true};
-        if (event.has_api_call()) extend(calls[i].first, calls[i].second);
-      }
-    }
-    result_.span_s = first < 0 ? 0 : last - first;
-    return times;
+  std::uint64_t at(double seconds) const {
+    return recording_start_ns_ + static_cast<std::uint64_t>(std::llround(seconds * 1e9));
+  }
+
+  void call_time(std::size_t source_index, CallTimeKind kind, double start_s, double end_s) {
+    if (kind == CallTimeKind::kNone) return;
+    times_[source_index] = {at(start_s), at(end_s), true};
+    if (kind == CallTimeKind::kApiCall) span_.extend(start_s, end_s);
   }
 
   // The model's bound where the SM work ended last, else the node resource of the transfer that ended after it.
-  std::uint16_t kernel_bound(const KernelLaunch& kernel, const OpWork& work, std::int16_t last_transfer,
+  std::uint16_t kernel_bound(std::uint32_t device, const OpWork& work, std::int16_t last_transfer,
                              std::uint16_t model) {
     if (last_transfer < 0 || static_cast<std::size_t>(last_transfer) >= work.transfers.size()) return model;
-    return bounds_.add(
-        transfer_bound(work.transfers[static_cast<std::size_t>(last_transfer)], topology_, kernel.device_id()));
+    return bounds_.add(transfer_bound(work.transfers[static_cast<std::size_t>(last_transfer)], topology_, device));
   }
 
-  // Second pass: every replayed event as read, with the counters it was predicted with and its new times.
-  void emit(const std::vector<NewTimes>& times, const SimulationOutput& output) {
+  // Third pass: every replayed event as read, with the counters it was predicted with and its new times.
+  void emit(const SimulationOutput& output) {
     std::size_t index = 0;
     source_.for_each([&](Event& event) {
       const std::size_t at = index++;
-      if (options_.progress && at % kProgressEvery == 0) options_.progress("writing", "events", at, times.size());
+      if (options_.progress && at % kProgressEvery == 0) options_.progress("writing", "events", at, times_.size());
       if (!replayed(event)) return;
-      if (at >= times.size()) throw std::runtime_error(source_.path() + ": changed while being simulated");
+      if (at >= times_.size()) throw std::runtime_error(source_.path() + ": changed while being simulated");
       if (event.has_kernel()) lender_.lend(*event.mutable_kernel());
-      if (times[at].set) set_times(event, times[at].start_ns, times[at].end_ns);
-      if (const SimulatedBound* bound = bounds_.find(times[at].bound); bound && event.has_kernel())
+      if (times_[at].set) set_times(event, times_[at].start_ns, times_[at].end_ns);
+      if (const SimulatedBound* bound = bounds_.find(times_[at].bound); bound && event.has_kernel())
         *event.mutable_kernel()->mutable_simulated_bound() = *bound;
       output.event(event);
     });
-  }
-
-  // When the host began and ended the API call behind each event (-1: none): the call's own steps for API calls,
-  // else the call that issued or waited on the event; traces without API calls: from the previous host step to the
-  // event's last one.
-  std::vector<std::pair<double, double>> call_times(const ReplayProgram& program, const ReplayTimings& timings) const {
-    std::vector<std::pair<double, double>> times(events_.size(), {-1.0, -1.0});
-    for (std::size_t t = 0; t < program.threads.size(); ++t) {
-      const std::vector<HostStep>& steps = program.threads[t].steps;
-      double previous = 0, call_start = -1;
-      for (std::size_t i = 0; i < steps.size(); ++i) {
-        const double end = timings.host_step_end[t][i];
-        const HostStep& step = steps[i];
-        if (step.kind == HostStep::Kind::kCallStart) call_start = end;
-        if (step.kind == HostStep::Kind::kCallEnd) {
-          times[step.event] = {call_start, end};
-          call_start = -1;
-        }
-        if (step.event != kNoOp && step.kind != HostStep::Kind::kCallStart && step.kind != HostStep::Kind::kCallEnd)
-          times[step.event] = {call_start >= 0 ? call_start : previous, end};
-        if (step.kind != HostStep::Kind::kCallStart) previous = end;
-      }
-    }
-    return times;
   }
 
   static void set_times(Event& event, std::uint64_t start, std::uint64_t end) {
@@ -361,13 +391,21 @@ class Simulation {
   std::vector<std::vector<std::uint32_t>> peers_;
   std::map<std::uint32_t, std::uint32_t> recorded_l2_slices_;  // device -> its GPU's L2 slices, where known
   CounterLender lender_;
-  std::size_t source_events_ = 0;          // every event of the source, markers included
-  std::vector<Event> events_;              // the replayed ones, stripped; in API order once loaded
-  std::vector<std::size_t> source_index_;  // per event as loaded: its position in the source
-  std::vector<OpWork> work_;               // per event as loaded: its operation's work (empty: none)
-  std::vector<std::uint16_t> model_bound_;  // per event as loaded: a kernel's bound as its model names it
   BoundTable bounds_;
-  std::vector<std::size_t> api_order_;     // position in API order -> position as loaded
+  // From the first pass.
+  std::size_t source_events_ = 0;  // every event of the source, markers included
+  std::size_t operations_ = 0;
+  ApiOrderIndex index_;
+  std::vector<ThreadKey> threads_;
+  StreamKinds stream_kinds_;
+  std::vector<std::pair<std::size_t, std::size_t>> routes_;
+  std::uint64_t recording_start_ns_ = 0;  // simulated time 0
+  // From the replay.
+  std::vector<NewTimes> times_;  // per source event
+  std::vector<ThreadClock> clocks_;
+  Span span_;
+  std::uint64_t simulated_kernel_ns_ = 0;
+  std::size_t ops_ended_ = 0;
   SimulationResult result_;
 };
 

@@ -60,9 +60,10 @@ struct SimulationOutput {
   std::function<void(const Event&)> event;
 };
 
-/// Simulates `source` on `platform`, reading it twice: once to predict each operation and replay them, once to give
-/// `output` its events with their new times. Between the two, memory holds what the replay needs per operation (the
-/// events without their counters and SASS summaries, which are predicted as they are read) rather than the trace.
+/// Simulates `source` on `platform`, reading it three times: once to index it (API order, threads, streams, the
+/// routes its operations may use), once to replay it in API order, predicting each operation as it is read, and once
+/// to give `output` its events with their new times. Memory holds what has been read and not yet run, and a few
+/// bytes per event (its place in API order, its new times), not the trace.
 /// `model` may be null only in the topology-study mode. Throws std::runtime_error when the trace cannot run there (a
 /// device the node lacks) or, unless options.allow_estimates, when no kernel of it has counters.
 SimulationResult simulate(EventSource& source, const platform::Platform& platform, const models::KernelModel* model,

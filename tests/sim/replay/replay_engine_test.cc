@@ -137,7 +137,8 @@ class LazyFeed : public ReplayFeed {
  public:
   LazyFeed(const Topology& topology, std::vector<HostStep> steps) : topology_(topology), steps_(std::move(steps)) {}
   std::vector<std::uint64_t> thread_ids() const override { return {1}; }
-  std::vector<ReplayStream> streams() const override { return {{0, 0, {}}, {0, 1, {}}}; }
+  std::size_t stream_count() const override { return next_ > 0 ? 2 : 1; }  // learns of the second as it goes
+  const ReplayStream& stream(std::size_t index) const override { return streams_[index]; }
   std::vector<std::pair<std::size_t, std::size_t>> routes() const override {
     return {{topology_.host(), topology_.gpu_memory(0)}};
   }
@@ -160,6 +161,7 @@ class LazyFeed : public ReplayFeed {
   }
 
   const Topology& topology_;
+  std::vector<ReplayStream> streams_{{0, 0, {}}, {0, 1, {}}};
   std::vector<HostStep> steps_;
   std::size_t next_ = 0, ops_handed_ = 0;
   std::size_t issued_[2] = {0, 0}, asked_[2] = {0, 0};

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "api_order_reader.h"
 #include "host_program.h"
 
 #include <gtest/gtest.h>

@@ -1,0 +1,82 @@
+#include "trace_feed.h"
+
+namespace warpsim::replay {
+
+TraceFeed::TraceFeed(ApiOrderReader& reader, const ApiOrderIndex& index, Setup setup, Prepare prepare,
+                     ReplayListener& listener)
+    : reader_(reader),
+      index_(index),
+      setup_(std::move(setup)),
+      prepare_(std::move(prepare)),
+      listener_(listener),
+      program_(setup_.stream_kinds),
+      host_(setup_.host, setup_.recording_start_ns, setup_.threads, setup_.unattributed) {}
+
+std::vector<std::uint64_t> TraceFeed::thread_ids() const {
+  std::vector<std::uint64_t> ids;
+  for (const ThreadKey& key : setup_.threads) ids.push_back(key.second);
+  while (ids.size() < host_.thread_count()) ids.push_back(0);  // the unattributed thread, or the only one
+  return ids;
+}
+
+// Reads until the thread has a step, or the trace has ended and every open call has been closed. A failure (the
+// file changed since the first pass) ends every thread: the replay winds down and rethrow_failure() tells.
+bool TraceFeed::next_step(std::size_t thread, HostStep& step) {
+  std::deque<HostStep>& ready = host_.ready(thread);
+  try {
+    while (ready.empty() && !failure_) {
+      if (read_one()) continue;
+      if (finished_) return false;
+      host_.finish();
+      finished_ = true;
+    }
+  } catch (...) {
+    failure_ = std::current_exception();
+  }
+  if (failure_) return false;
+  step = ready.front();
+  ready.pop_front();
+  return true;
+}
+
+bool TraceFeed::read_one() {
+  Event event;
+  std::size_t source_index = 0;
+  if (!reader_.next(event, source_index)) return false;
+  const std::size_t rank = next_rank_++;
+  std::optional<AddedOp> added;
+  const EventActions actions = program_.add(event, rank, added);
+  host_.add(event, rank, actions, added, program_);
+  if (!added) return true;
+  PreparedOp prepared = prepare_(event, source_index);
+  if (queued_.size() < program_.streams().size()) queued_.resize(program_.streams().size());
+  const std::size_t op = actions.issues;
+  notes_.emplace(op, prepared.notes);
+  queued_[added->op.stream].push_back({op, std::move(added->op.waits_for), std::move(prepared.work), rank});
+  return true;
+}
+
+std::optional<FedOp> TraceFeed::next_op(std::size_t stream) {
+  if (stream >= queued_.size() || queued_[stream].empty()) return std::nullopt;
+  FedOp op = std::move(queued_[stream].front());
+  queued_[stream].pop_front();
+  return op;
+}
+
+void TraceFeed::step_ended(std::size_t thread, const HostStep& step, double end_s) {
+  const bool has_event = step.event != kNoOp;
+  listener_.step_ended(thread, step, has_event ? index_.order()[step.event] : kNoOp,
+                       has_event ? index_.call_time_kinds()[step.event] : CallTimeKind::kNone, end_s);
+}
+
+void TraceFeed::op_ended(const FedOp& op, double start_s, double end_s, std::int16_t last_transfer) {
+  const auto notes = notes_.find(op.op);
+  listener_.op_ended(index_.order()[op.event], op, notes->second, start_s, end_s, last_transfer);
+  notes_.erase(notes);
+}
+
+void TraceFeed::rethrow_failure() const {
+  if (failure_) std::rethrow_exception(failure_);
+}
+
+}  // namespace warpsim::replay
