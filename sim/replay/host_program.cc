@@ -4,11 +4,8 @@
 #include <array>
 #include <map>
 #include <optional>
-#include <set>
 #include <string_view>
-#include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 
 namespace warpsim::replay {
@@ -56,7 +53,7 @@ struct HostStepsBuilder::ThreadState {
 
 HostStepsBuilder::HostStepsBuilder(const HostOptions& options, std::uint64_t recording_start_ns,
                                    std::vector<ThreadKey> threads, bool unattributed)
-    : options_(options), recording_start_ns_(recording_start_ns) {
+    : options_(options) {
   for (const ThreadKey& key : threads) {
     thread_index_.emplace(key, threads_.size());
     threads_.push_back({recording_start_ns, std::nullopt, std::nullopt});

@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "api_call_nesting.h"
 #include "replay_program.h"
 #include "trace.pb.h"
 
@@ -45,7 +46,7 @@ struct HostSummary {
   std::size_t unattributed_events = 0;  // GPU work or waits no recorded API call issued (issued at once, in order)
 };
 
-using ThreadKey = std::pair<std::uint32_t, std::uint64_t>;  // (process, thread)
+using trace::ThreadKey;  // (process, thread)
 
 /// Builds the host threads' steps one event at a time, in API order, each event after a ProgramBuilder took it. A
 /// top-level call's steps are ready once no later event can belong to it: when its thread makes its next top-level
@@ -54,7 +55,8 @@ using ThreadKey = std::pair<std::uint32_t, std::uint64_t>;  // (process, thread)
 class HostStepsBuilder {
  public:
   /// `threads`: the threads that made API calls, in order (none: the trace has none, and one thread issues
-  /// everything); `unattributed`: whether a thread for work no recorded call issued follows them.
+  /// everything); `unattributed`: whether a thread for work no recorded call issued follows them. A thread's first
+  /// call comes after computing from `recording_start_ns`.
   HostStepsBuilder(const HostOptions& options, std::uint64_t recording_start_ns, std::vector<ThreadKey> threads,
                    bool unattributed);
   ~HostStepsBuilder();
@@ -83,7 +85,6 @@ class HostStepsBuilder {
                       const std::optional<AddedOp>& op, double issue_cost_s);
 
   HostOptions options_;
-  std::uint64_t recording_start_ns_ = 0;
   std::vector<ThreadState> threads_;
   std::map<ThreadKey, std::size_t> thread_index_;
   std::unordered_map<std::uint64_t, std::size_t> owner_;  // correlation id of an open call (nested too) -> thread
