@@ -27,11 +27,14 @@ class CounterLender {
   /// top. Returns whether it did.
   bool lend(KernelLaunch& kernel) const;
 
- private:
+  /// What makes two launches identical here: name, grid and block.
   using Shape =
       std::tuple<std::string, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>;
   static Shape shape_of(const KernelLaunch& kernel);
+  /// Whether a launch of `shape` with core counters has been offered.
+  bool knows(const Shape& shape) const { return known_.contains(shape); }
 
+ private:
   std::map<Shape, KernelCounters> known_;
 };
 

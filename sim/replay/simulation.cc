@@ -120,6 +120,8 @@ struct NewTimes {
   std::uint16_t bound = 0;  // a kernel's: what bounded it (BoundTable id; 0: none)
 };
 
+using RouteSet = std::set<std::pair<std::size_t, std::size_t>>;  // (from, to) topology vertices
+
 // The first start and last end of API calls and GPU operations, simulated.
 class Span {
  public:
@@ -202,7 +204,7 @@ class Simulation : public ReplayListener {
   // before it starts: API order, threads, stream kinds, the recording's start and the routes operations may use.
   void index() {
     std::set<ThreadKey> threads;
-    std::set<std::pair<std::size_t, std::size_t>> routes;
+    RouteSet routes;
     std::uint64_t first_start = UINT64_MAX;
     source_.for_each([&](Event& event) {
       const std::size_t at = source_events_++;
@@ -225,29 +227,39 @@ class Simulation : public ReplayListener {
       }
     });
     index_.finish();
+    add_late_borrowers_routes(routes);
     recording_start_ns_ = first_start == UINT64_MAX ? 0 : first_start;
     threads_.assign(threads.begin(), threads.end());
     routes_.assign(routes.begin(), routes.end());
     times_.resize(source_events_);
   }
 
-  // The vertex pairs an operation's transfers may use. A kernel is predicted for them (MemoizedModel answers the
-  // second prediction, in the replay, from its table); one that borrows counters, from a launch perhaps later in the
-  // trace, may use every pair its GPU can.
-  void add_routes(const Event& event, std::set<std::pair<std::size_t, std::size_t>>& routes) {
+  // The vertex pairs an operation's transfers may use, from its work as the replay will predict it (MemoizedModel
+  // answers that second prediction from its table). A kernel that borrows counters is predicted with them; one whose
+  // lender comes later in the trace, with its own, and once the pass has ended with every pair its GPU can use.
+  void add_routes(const Event& event, RouteSet& routes) {
     const bool predicted = model_ && !options_.reuse_recorded_kernel_times;
-    if (predicted && event.has_kernel() && !has_core_counters(event.kernel())) {
-      const std::uint32_t gpu = event.kernel().device_id();
+    if (!predicted || !event.has_kernel() || has_core_counters(event.kernel())) return add_transfers(event, routes);
+    Event borrower = event;
+    if (!lender_.lend(*borrower.mutable_kernel()))
+      late_borrowers_.emplace(event.kernel().device_id(), CounterLender::shape_of(event.kernel()));
+    add_transfers(borrower, routes);
+  }
+
+  void add_transfers(const Event& event, RouteSet& routes) {
+    for (const Transfer& transfer : op_work(event).work.transfers) routes.insert({transfer.from, transfer.to});
+  }
+
+  void add_late_borrowers_routes(RouteSet& routes) const {
+    for (const auto& [gpu, shape] : late_borrowers_) {
+      if (!lender_.knows(shape)) continue;  // never lent: predicted with its own counters, as above
       const std::size_t sm = topology_.gpu_sm(gpu);
       std::vector<std::size_t> sources{topology_.gpu_memory(gpu), topology_.gpu_l2(gpu), topology_.host()};
       for (std::uint32_t peer : peers_[gpu]) sources.push_back(topology_.gpu_memory(peer));
       for (std::size_t from : sources) {
         if (topology_.find_route(from, sm)) routes.insert({from, sm});
       }
-      return;
     }
-    const OpWork work = op_work(event).work;
-    for (const Transfer& transfer : work.transfers) routes.insert({transfer.from, transfer.to});
   }
 
   // Second pass: the replay, reading the source in API order as the host threads need their next steps.
@@ -399,6 +411,8 @@ class Simulation : public ReplayListener {
   std::vector<ThreadKey> threads_;
   StreamKinds stream_kinds_;
   std::vector<std::pair<std::size_t, std::size_t>> routes_;
+  // (GPU, shape) of kernels without counters read before an identical launch that has them.
+  std::set<std::pair<std::uint32_t, CounterLender::Shape>> late_borrowers_;
   std::uint64_t recording_start_ns_ = 0;  // simulated time 0
   // From the replay.
   std::vector<NewTimes> times_;  // per source event

@@ -14,6 +14,7 @@ namespace warpsim::replay {
 std::size_t Topology::add_vertex(std::string name, VertexKind kind, int gpu) {
   vertices_.push_back({std::move(name), kind, gpu});
   links_at_.emplace_back();
+  routes_.clear();
   return vertices_.size() - 1;
 }
 
@@ -21,6 +22,7 @@ void Topology::add_link(TopologyLink link) {
   links_at_.at(link.a).push_back(links_.size());
   links_at_.at(link.b).push_back(links_.size());
   links_.push_back(std::move(link));
+  routes_.clear();
 }
 
 void Topology::add_gpu(std::uint32_t gpu, const platform::GpuSpec& spec) {
@@ -106,6 +108,12 @@ std::vector<Hop> Topology::route(std::size_t from, std::size_t to) const {
 }
 
 std::optional<std::vector<Hop>> Topology::find_route(std::size_t from, std::size_t to) const {
+  const auto [cached, added] = routes_.try_emplace({from, to});
+  if (added) cached->second = search_route(from, to);
+  return cached->second;
+}
+
+std::optional<std::vector<Hop>> Topology::search_route(std::size_t from, std::size_t to) const {
   // Dijkstra on (seconds per byte, hops): the path a transfer of many bytes finishes first on, unloaded.
   using Cost = std::pair<double, std::size_t>;
   const Cost infinite{std::numeric_limits<double>::infinity(), 0};

@@ -10,6 +10,7 @@
 // directions; PCIe and NVLink are full duplex.
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -75,6 +76,7 @@ class Topology {
     std::size_t memory = 0, sm = 0, l2 = 0;
   };
   bool may_pass_through(std::size_t vertex, std::size_t from, std::size_t to) const;
+  std::optional<std::vector<Hop>> search_route(std::size_t from, std::size_t to) const;
   void add_host(const platform::HostSpec& host);
   void add_pcie(const platform::NodeSpec& node);
   void add_nvlinks(const platform::NodeSpec& node);
@@ -84,6 +86,9 @@ class Topology {
   std::vector<std::vector<std::size_t>> links_at_;  // per vertex: its links
   std::vector<GpuVertices> gpu_vertices_;
   std::size_t host_ = 0, host_pageable_ = 0, host_pageable_destination_ = 0;
+  // Routes searched so far: every copy's and kernel's work asks for its routes, twice in a simulation, and a search
+  // on a 1,000-GPU node visits thousands of vertices.
+  mutable std::map<std::pair<std::size_t, std::size_t>, std::optional<std::vector<Hop>>> routes_;
 };
 
 }  // namespace warpsim::replay

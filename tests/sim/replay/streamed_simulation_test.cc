@@ -116,5 +116,20 @@ TEST(StreamedSimulation, AFileSourceComesOutEventForEvent) {
   EXPECT_GT(borrowed, 0u);
 }
 
+// A kernel recorded without counters before the identical launch that has them borrows them in the replay, and with
+// them reads its peer's memory: the route it needs was planned before either was replayed.
+TEST(StreamedSimulation, AKernelThatBorrowsPeerTrafficFromALaterLaunchHasItsRoute) {
+  Event lender = full_kernel(2, 2'000'000);
+  lender.mutable_kernel()->mutable_counters()->mutable_memory()->set_l2_peer_sectors(std::uint64_t{1} << 20);
+  Event borrower = with_correlation(kernel_event(1, 7, "stencil", 1'000'000, 1000), 1);
+  const std::vector<Event> events{borrower, lender};
+  CountingSource source("synthetic", warpsim::testing::two_gpu_header(), events);
+  const auto model = models::make_model("roofline");
+  const SimulationResult result =
+      simulate(source, platform::load_platform("2xh100-nvlink"), model.get(), SimulationOptions{}, SimulationOutput{});
+  EXPECT_EQ(result.counters_borrowed, 1u);
+  EXPECT_EQ(result.kernels_without_counters, 0u);
+}
+
 }  // namespace
 }  // namespace warpsim::replay
