@@ -272,7 +272,7 @@ class Simulation : public ReplayListener {
                            routes_,
                            {platform_.node.host().api_call_overhead_us() * 1e-6, options_.host_scale}};
     TraceFeed feed(
-        reader, index_, std::move(setup), [this](Event& event, std::size_t) { return prepare(event); }, *this);
+        reader, index_, std::move(setup), [this](Event& event) { return prepare(event); }, *this);
     clocks_.assign(feed.thread_ids().size(), {});
     run_replay(topology_, feed, engines_.count());
     feed.rethrow_failure();

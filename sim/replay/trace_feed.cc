@@ -48,7 +48,7 @@ bool TraceFeed::read_one() {
   const EventActions actions = program_.add(event, rank, added);
   host_.add(event, rank, actions, added, program_);
   if (!added) return true;
-  PreparedOp prepared = prepare_(event, source_index);
+  PreparedOp prepared = prepare_(event);
   if (queued_.size() < program_.streams().size()) queued_.resize(program_.streams().size());
   const std::size_t op = actions.issues;
   notes_.emplace(op, prepared.notes);

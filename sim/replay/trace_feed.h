@@ -53,8 +53,8 @@ class TraceFeed : public ReplayFeed {
     std::vector<std::pair<std::size_t, std::size_t>> routes;
     HostOptions host;
   };
-  /// Makes an operation's work from its event (which it may strip); its source index.
-  using Prepare = std::function<PreparedOp(Event&, std::size_t)>;
+  /// Makes an operation's work from its event, which is not kept after.
+  using Prepare = std::function<PreparedOp(Event&)>;
 
   TraceFeed(ApiOrderReader& reader, const ApiOrderIndex& index, Setup setup, Prepare prepare, ReplayListener& listener);
   std::vector<std::uint64_t> thread_ids() const override;
@@ -66,7 +66,7 @@ class TraceFeed : public ReplayFeed {
   void step_ended(std::size_t thread, const HostStep& step, double end_s) override;
   void op_ended(const FedOp& op, double start_s, double end_s, std::int16_t last_transfer) override;
 
-  /// After the replay: rethrows what stopped reading (an actor cannot throw through SimGrid).
+  /// After the replay: rethrows what stopped reading (every thread ended then, so the replay could wind down).
   void rethrow_failure() const;
   const HostSummary& host_summary() const { return host_.summary(); }
 
