@@ -188,6 +188,20 @@ Event marker_event(const std::string& name, std::uint64_t start_ns, std::uint64_
   return event;
 }
 
+Event api_call_event(std::uint64_t thread, const std::string& name, std::uint64_t start_ns, std::uint64_t end_ns,
+                     std::uint64_t correlation) {
+  Event event;
+  ApiCall& call = *event.mutable_api_call();
+  call.set_domain(ApiCall::RUNTIME);
+  call.set_name(name);
+  call.set_start_ns(start_ns);
+  call.set_end_ns(end_ns);
+  call.set_process_id(1);
+  call.set_thread_id(thread);
+  call.set_correlation_id(correlation);
+  return event;
+}
+
 std::vector<Event> sample_events() {
   constexpr std::uint64_t kField = 64ull << 20;  // bytes per GPU
   constexpr std::uint64_t kHalo = 2ull << 20;

@@ -26,6 +26,9 @@ Event memset_event(std::uint32_t device, std::uint32_t stream, std::uint64_t byt
 Event sync_event(Synchronization::Type type, std::uint32_t device, std::uint32_t stream, std::uint64_t event_id,
                  std::uint64_t start_ns);
 Event marker_event(const std::string& name, std::uint64_t start_ns, std::uint64_t end_ns);
+/// A runtime API call of process 1's thread `thread`, running [start_ns, end_ns).
+Event api_call_event(std::uint64_t thread, const std::string& name, std::uint64_t start_ns, std::uint64_t end_ns,
+                     std::uint64_t correlation);
 
 /// The content of tests/data/sample.wstrace: a two-GPU halo-exchange loop with every event kind.
 std::vector<Event> sample_events();

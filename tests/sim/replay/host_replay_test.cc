@@ -14,25 +14,12 @@
 namespace warpsim::replay {
 namespace {
 
+using warpsim::testing::api_call_event;
 using warpsim::testing::copy_event;
 using warpsim::testing::kernel_event;
 using warpsim::testing::sync_event;
 
 constexpr std::uint64_t kUs = 1000;  // ns
-
-Event api_call(std::uint64_t thread, const std::string& name, std::uint64_t start_ns, std::uint64_t end_ns,
-               std::uint64_t correlation) {
-  Event event;
-  ApiCall& call = *event.mutable_api_call();
-  call.set_domain(ApiCall::RUNTIME);
-  call.set_name(name);
-  call.set_start_ns(start_ns);
-  call.set_end_ns(end_ns);
-  call.set_process_id(1);
-  call.set_thread_id(thread);
-  call.set_correlation_id(correlation);
-  return event;
-}
 
 Event with_correlation(Event event, std::uint64_t id) {
   if (event.has_kernel()) event.mutable_kernel()->set_correlation_id(id);
@@ -93,9 +80,9 @@ double call_end_us(const SimulationResult& r, std::uint64_t id) {
 }
 
 std::vector<Event> two_launches_100_us_apart() {
-  return {api_call(11, "cudaLaunchKernel_v7000", 0, 5 * kUs, 1),
+  return {api_call_event(11, "cudaLaunchKernel_v7000", 0, 5 * kUs, 1),
           with_correlation(kernel_event(0, 7, "a", 8 * kUs, 10 * kUs), 1),
-          api_call(11, "cudaLaunchKernel_v7000", 105 * kUs, 110 * kUs, 2),
+          api_call_event(11, "cudaLaunchKernel_v7000", 105 * kUs, 110 * kUs, 2),
           with_correlation(kernel_event(0, 7, "b", 112 * kUs, 10 * kUs), 2)};
 }
 
@@ -117,11 +104,11 @@ TEST(HostReplay, HostScaleMakesTheHostFasterOrSlower) {
 TEST(HostReplay, ASynchronizeBlocksUntilTheWorkEndsThenCostsItsOwnPart) {
   // Recorded: the kernel runs 10..1010 us; the synchronize call waits from 6 us and returns 2 us after the kernel.
   const std::vector<Event> events{
-      api_call(11, "cudaLaunchKernel_v7000", 0, 5 * kUs, 1),
+      api_call_event(11, "cudaLaunchKernel_v7000", 0, 5 * kUs, 1),
       with_correlation(kernel_event(0, 7, "long", 10 * kUs, 1000 * kUs), 1),
-      api_call(11, "cudaStreamSynchronize_v3020", 6 * kUs, 1012 * kUs, 2),
+      api_call_event(11, "cudaStreamSynchronize_v3020", 6 * kUs, 1012 * kUs, 2),
       with_correlation(sync_event(Synchronization::STREAM_SYNCHRONIZE, 0, 7, 0, 6 * kUs), 2),
-      api_call(11, "cudaLaunchKernel_v7000", 1020 * kUs, 1025 * kUs, 3),
+      api_call_event(11, "cudaLaunchKernel_v7000", 1020 * kUs, 1025 * kUs, 3),
       with_correlation(kernel_event(0, 7, "next", 1030 * kUs, 10 * kUs), 3)};
   const SimulationResult result = run(events);
   const double kernel_end = static_cast<double>(find(result, Event::kKernel, 1).kernel().end_ns()) / kUs;
@@ -138,8 +125,8 @@ TEST(HostReplay, AnAsynchronousCopyDoesNotBlockASynchronousOneDoes) {
     e.mutable_memcpy()->set_asynchronous(asynchronous);
     return e;
   };
-  const std::vector<Event> async_events{api_call(11, "cudaMemcpyAsync_v3020", 0, 5 * kUs, 1), copy(true, 1),
-                                        api_call(11, "cudaEventRecord_v3020", 10 * kUs, 12 * kUs, 2)};
+  const std::vector<Event> async_events{api_call_event(11, "cudaMemcpyAsync_v3020", 0, 5 * kUs, 1), copy(true, 1),
+                                        api_call_event(11, "cudaEventRecord_v3020", 10 * kUs, 12 * kUs, 2)};
   const SimulationResult async_result = run(async_events);
   EXPECT_NEAR(call_start_us(async_result, 2), 10, 1e-3);  // the host went on
   const double copy_end = static_cast<double>(find(async_result, Event::kMemcpy, 1).memcpy().end_ns()) / kUs;
@@ -151,8 +138,8 @@ TEST(HostReplay, ASynchronousCopyReturnsOnlyWhenTheCopyEnds) {
   Event copy = with_correlation(copy_event(Memcpy::HTOD, gigabyte, 0, 7, 10 * kUs, 31250 * kUs), 1);
   copy.mutable_memcpy()->set_src_memory(MEMORY_KIND_PINNED);
   copy.mutable_memcpy()->set_asynchronous(false);
-  const std::vector<Event> events{api_call(11, "cudaMemcpy_v3020", 0, 31265 * kUs, 1), copy,
-                                  api_call(11, "cudaEventRecord_v3020", 31270 * kUs, 31272 * kUs, 2)};
+  const std::vector<Event> events{api_call_event(11, "cudaMemcpy_v3020", 0, 31265 * kUs, 1), copy,
+                                  api_call_event(11, "cudaEventRecord_v3020", 31270 * kUs, 31272 * kUs, 2)};
   const SimulationResult result = run(events);
   const double copy_end = static_cast<double>(find(result, Event::kMemcpy, 1).memcpy().end_ns()) / kUs;
   EXPECT_NEAR(call_end_us(result, 1), copy_end + 5, 1e-3);  // returned 5 us after the copy, as recorded
@@ -160,22 +147,22 @@ TEST(HostReplay, ASynchronousCopyReturnsOnlyWhenTheCopyEnds) {
 }
 
 TEST(HostReplay, CudaFreeWaitsForTheWorkOfItsThreadsDevice) {
-  const std::vector<Event> events{api_call(11, "cudaLaunchKernel_v7000", 0, 5 * kUs, 1),
+  const std::vector<Event> events{api_call_event(11, "cudaLaunchKernel_v7000", 0, 5 * kUs, 1),
                                   with_correlation(kernel_event(0, 7, "long", 10 * kUs, 1000 * kUs), 1),
-                                  api_call(11, "cudaFree_v3020", 6 * kUs, 1015 * kUs, 2)};
+                                  api_call_event(11, "cudaFree_v3020", 6 * kUs, 1015 * kUs, 2)};
   const SimulationResult result = run(events);
   const double kernel_end = static_cast<double>(find(result, Event::kKernel, 1).kernel().end_ns()) / kUs;
   EXPECT_NEAR(call_end_us(result, 2), kernel_end + 5, 1e-3);  // the 5 us after the kernel, as recorded
 }
 
 TEST(HostReplay, TwoHostThreadsInterleaveAsRecorded) {
-  const std::vector<Event> events{api_call(11, "cudaLaunchKernel_v7000", 0, 5 * kUs, 1),
+  const std::vector<Event> events{api_call_event(11, "cudaLaunchKernel_v7000", 0, 5 * kUs, 1),
                                   with_correlation(kernel_event(0, 7, "a1", 6 * kUs, 1 * kUs), 1),
-                                  api_call(12, "cudaLaunchKernel_v7000", 50 * kUs, 55 * kUs, 2),
+                                  api_call_event(12, "cudaLaunchKernel_v7000", 50 * kUs, 55 * kUs, 2),
                                   with_correlation(kernel_event(0, 8, "b1", 56 * kUs, 1 * kUs), 2),
-                                  api_call(11, "cudaLaunchKernel_v7000", 100 * kUs, 105 * kUs, 3),
+                                  api_call_event(11, "cudaLaunchKernel_v7000", 100 * kUs, 105 * kUs, 3),
                                   with_correlation(kernel_event(0, 7, "a2", 106 * kUs, 1 * kUs), 3),
-                                  api_call(12, "cudaLaunchKernel_v7000", 150 * kUs, 155 * kUs, 4),
+                                  api_call_event(12, "cudaLaunchKernel_v7000", 150 * kUs, 155 * kUs, 4),
                                   with_correlation(kernel_event(0, 8, "b2", 156 * kUs, 1 * kUs), 4)};
   const SimulationResult result = run(events);
   EXPECT_EQ(result.host.threads, 2u);
@@ -186,9 +173,9 @@ TEST(HostReplay, TwoHostThreadsInterleaveAsRecorded) {
 }
 
 TEST(HostReplay, DriverCallsInsideARuntimeCallBelongToIt) {
-  Event driver = api_call(11, "cuLaunchKernel", 1 * kUs, 4 * kUs, 9);
+  Event driver = api_call_event(11, "cuLaunchKernel", 1 * kUs, 4 * kUs, 9);
   driver.mutable_api_call()->set_domain(ApiCall::DRIVER);
-  const std::vector<Event> events{api_call(11, "cudaLaunchKernel_v7000", 0, 5 * kUs, 1), driver,
+  const std::vector<Event> events{api_call_event(11, "cudaLaunchKernel_v7000", 0, 5 * kUs, 1), driver,
                                   with_correlation(kernel_event(0, 7, "k", 6 * kUs, 1 * kUs), 9)};
   const SimulationResult result = run(events);
   EXPECT_EQ(result.host.api_calls, 1u);  // one top-level call
@@ -198,13 +185,13 @@ TEST(HostReplay, DriverCallsInsideARuntimeCallBelongToIt) {
 
 TEST(HostReplay, TwoGpusDrivenByTwoThreadsEachWaitOnlyForTheirOwnDevice) {
   const std::vector<Event> events{
-      api_call(11, "cudaLaunchKernel_v7000", 0, 5 * kUs, 1),
+      api_call_event(11, "cudaLaunchKernel_v7000", 0, 5 * kUs, 1),
       with_correlation(kernel_event(0, 7, "gpu0_long", 10 * kUs, 5000 * kUs), 1),
-      api_call(12, "cudaLaunchKernel_v7000", 1 * kUs, 6 * kUs, 2),
+      api_call_event(12, "cudaLaunchKernel_v7000", 1 * kUs, 6 * kUs, 2),
       with_correlation(kernel_event(1, 7, "gpu1_short", 10 * kUs, 100 * kUs), 2),
-      api_call(12, "cudaDeviceSynchronize_v3020", 7 * kUs, 112 * kUs, 3),
+      api_call_event(12, "cudaDeviceSynchronize_v3020", 7 * kUs, 112 * kUs, 3),
       with_correlation(sync_event(Synchronization::CONTEXT_SYNCHRONIZE, 1, 0, 0, 7 * kUs), 3),
-      api_call(11, "cudaDeviceSynchronize_v3020", 8 * kUs, 5012 * kUs, 4),
+      api_call_event(11, "cudaDeviceSynchronize_v3020", 8 * kUs, 5012 * kUs, 4),
       with_correlation(sync_event(Synchronization::CONTEXT_SYNCHRONIZE, 0, 0, 0, 8 * kUs), 4)};
   const SimulationResult result = run(events, 2);
   const double gpu1_end = static_cast<double>(find(result, Event::kKernel, 2).kernel().end_ns()) / kUs;

@@ -17,6 +17,7 @@
 namespace warpsim::replay {
 namespace {
 
+using warpsim::testing::api_call_event;
 using warpsim::testing::copy_event;
 using warpsim::testing::kernel_event;
 using warpsim::testing::sync_event;
@@ -122,22 +123,9 @@ TEST(ReplayProgram, TheLegacyDefaultStreamSerializesWithBlockingStreamsNotWithNo
   EXPECT_TRUE(program.ops[5].waits_for.empty());
 }
 
-Event api_call(std::uint64_t thread, const std::string& name, std::uint64_t start_ns, std::uint64_t end_ns,
-               std::uint64_t correlation) {
-  Event event;
-  ApiCall& call = *event.mutable_api_call();
-  call.set_name(name);
-  call.set_start_ns(start_ns);
-  call.set_end_ns(end_ns);
-  call.set_process_id(1);
-  call.set_thread_id(thread);
-  call.set_correlation_id(correlation);
-  return event;
-}
-
 TEST(ReplayProgram, AnApiCallComesBeforeTheWorkItIssuedEvenWhenTheGpuClockSaysEarlier) {
   std::vector<Event> events{with_correlation(kernel_event(0, 7, "k", 90, 10), 5),
-                            api_call(1, "cudaLaunchKernel_v7000", 100, 110, 5)};
+                            api_call_event(1, "cudaLaunchKernel_v7000", 100, 110, 5)};
   sort_by_api_order(events);
   EXPECT_TRUE(events[0].has_api_call());
 }
@@ -157,11 +145,11 @@ struct IncrementalHost {
 
 TEST(HostStepsBuilder, ACallsStepsAreReadyOnceAnotherThreadsCallStartsAfterItEnded) {
   IncrementalHost fed({{1, 11}, {1, 12}});
-  fed.add(api_call(11, "cudaLaunchKernel_v7000", 100, 110, 1));
+  fed.add(api_call_event(11, "cudaLaunchKernel_v7000", 100, 110, 1));
   fed.add(with_correlation(kernel_event(0, 7, "k", 120, 10), 1));
-  fed.add(api_call(12, "cudaMemsetAsync_v3020", 105, 108, 2));  // began before the launch returned
+  fed.add(api_call_event(12, "cudaMemsetAsync_v3020", 105, 108, 2));  // began before the launch returned
   EXPECT_TRUE(fed.host.ready(0).empty()) << "a driver call or more work of the launch could still follow";
-  fed.add(api_call(12, "cudaStreamSynchronize_v3020", 111, 200, 3));
+  fed.add(api_call_event(12, "cudaStreamSynchronize_v3020", 111, 200, 3));
   ASSERT_FALSE(fed.host.ready(0).empty());
   EXPECT_EQ(fed.host.ready(0).front().kind, HostStep::Kind::kCompute);  // from the recording's start to the call
   const auto issue = std::find_if(fed.host.ready(0).begin(), fed.host.ready(0).end(),
@@ -175,9 +163,9 @@ TEST(HostStepsBuilder, ACallsStepsAreReadyOnceAnotherThreadsCallStartsAfterItEnd
 
 TEST(HostStepsBuilder, ADriverCallInsideARuntimeCallBelongsToIt) {
   IncrementalHost fed({{1, 11}});
-  fed.add(api_call(11, "cudaFree_v3020", 100, 200, 1));
-  fed.add(api_call(11, "cuMemFree_v2", 120, 180, 2));
-  fed.add(api_call(11, "cudaMalloc_v3020", 300, 310, 3));
+  fed.add(api_call_event(11, "cudaFree_v3020", 100, 200, 1));
+  fed.add(api_call_event(11, "cuMemFree_v2", 120, 180, 2));
+  fed.add(api_call_event(11, "cudaMalloc_v3020", 300, 310, 3));
   EXPECT_EQ(fed.host.summary().api_calls, 1u);
   fed.host.finish();
   EXPECT_EQ(fed.host.summary().api_calls, 2u);
