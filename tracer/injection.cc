@@ -73,7 +73,7 @@ void flush_all() { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
 void on_context_created(CUcontext context) {
   std::call_once(g_driver_info_once, [] {
     const StepTimer timer("reading the devices at the first context");
-    for (const DriverDeviceInfo& info : read_driver_devices()) g_trace->add_driver_info(info);
+    g_trace->add_driver_devices(read_driver_devices());
     // The DEVICE, NVLINK and PCIE records dumped at start sit in a buffer of their own that CUPTI may hand over after
     // the first buffer of kernels: deliver them now, before any kernel ran, so that the header has them.
     flush_all();
@@ -228,6 +228,7 @@ bool start_tracing() {
   if (std::getenv("WARPSIM_TRACE_BACKTRACE") != nullptr) install_crash_report();
   // The sink first: CUPTI may call back as soon as the subscription exists.
   g_trace = new TraceSink(g_config.output_path, process_header(g_config.mode), warn);  // NOLINT: see g_trace
+  g_trace->wait_for_driver_devices();  // read at the first context (on_context_created)
   g_sass = new trace::SassSummaries();                                                        // NOLINT: see g_trace
   if (g_config.mode == TraceMode::kCounters) start_counters_mode();
   g_trace->set_kernel_hook(complete_kernel);

@@ -11,9 +11,17 @@ namespace warpsim::tracer {
 TraceSink::TraceSink(std::string output_path, TraceHeader header, std::function<void(const std::string&)> warn)
     : output_path_(std::move(output_path)), header_(std::move(header)), warn_(std::move(warn)) {}
 
-void TraceSink::add_driver_info(const DriverDeviceInfo& info) {
+void TraceSink::wait_for_driver_devices() {
   const std::lock_guard lock(mutex_);
-  topology_.add(info);
+  waiting_for_driver_devices_ = true;
+}
+
+void TraceSink::add_driver_devices(const std::vector<DriverDeviceInfo>& devices) {
+  const std::lock_guard lock(mutex_);
+  for (const DriverDeviceInfo& info : devices) topology_.add(info);
+  waiting_for_driver_devices_ = false;
+  write_locked(held_);
+  held_ = {};
 }
 
 void TraceSink::note_context(std::uint32_t context_id, std::uint32_t device_id) {
@@ -98,6 +106,10 @@ void TraceSink::take(const Activity& activity, std::vector<Event>& events) {
 
 void TraceSink::write_locked(std::vector<Event>& events) {
   if (failed_ || closed_ || events.empty()) return;
+  if (waiting_for_driver_devices_ && !writer_) {
+    held_.insert(held_.end(), std::make_move_iterator(events.begin()), std::make_move_iterator(events.end()));
+    return;
+  }
   if (!writer_ && !open_locked()) return;
   try {
     for (const Event& event : events) {
@@ -131,6 +143,8 @@ bool TraceSink::open_locked() {
 void TraceSink::close() {
   const std::lock_guard lock(mutex_);
   if (closed_) return;
+  waiting_for_driver_devices_ = false;  // none came (no context was created): the header goes without them
+  write_locked(held_);
   std::vector<Event> open_ranges = markers_.drain_open();
   write_locked(open_ranges);
   closed_ = true;

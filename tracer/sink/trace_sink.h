@@ -2,10 +2,10 @@
 /// @brief Where the tracer's activity goes: builds events, resolves contexts to devices, and writes the trace.
 ///
 /// Thread-safe: CUPTI delivers buffers on its own thread while application threads create contexts. The trace file
-/// is opened when the first events arrive (by then CUPTI's DEVICE/NVLINK/PCIE records and the driver's device
-/// information are in: they make the header). Every batch is flushed to the operating system, so a killed process
-/// leaves a trace readable up to its last batch. A write failure is reported once on stderr and ends tracing; it
-/// never reaches the application. Pure: no CUDA.
+/// is opened when the first events arrive (by then CUPTI's DEVICE/NVLINK/PCIE records are in, and the driver's device
+/// information where the tracer waits for it: they make the header). Every batch is flushed to the operating system, so
+/// a killed process leaves a trace readable up to its last batch. A write failure is reported once on stderr and ends
+/// tracing; it never reaches the application. Pure: no CUDA.
 
 #include <cstdint>
 #include <functional>
@@ -45,7 +45,12 @@ class TraceSink {
   /// `warn` receives one-line messages for the user (stderr in the tracer).
   TraceSink(std::string output_path, TraceHeader header, std::function<void(const std::string&)> warn);
 
-  void add_driver_info(const DriverDeviceInfo& info);
+  /// Holds every event from now until add_driver_devices: the header is written with the first events, once, and
+  /// must have the driver's view of the devices (PCI ids, peer access, opt-in shared memory), which the tracer reads
+  /// at the first context; the records of API calls made before it (device queries) can reach the sink first.
+  void wait_for_driver_devices();
+  /// Adds the driver's devices to the header and writes the events held for them.
+  void add_driver_devices(const std::vector<DriverDeviceInfo>& devices);
   void note_context(std::uint32_t context_id, std::uint32_t device_id);
   void set_kernel_hook(KernelHook hook);
   /// How host threads get their names (default: proc_thread_name); tests give their own.
@@ -85,6 +90,8 @@ class TraceSink {
   std::optional<TraceWriter> writer_;
   bool failed_ = false;
   bool closed_ = false;
+  bool waiting_for_driver_devices_ = false;
+  std::vector<Event> held_;  // what came while waiting for the driver's devices
   std::uint64_t skipped_ = 0;
 };
 
