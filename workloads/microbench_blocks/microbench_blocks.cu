@@ -7,10 +7,11 @@
 // and, for comparison at the largest size, the same copy as a grid-stride loop over one wave of blocks. The arrays
 // hold blocks x 256 floats, so bytes grow with the grid and the DRAM rate of each point can be read off. Last, empty
 // and load blocks with dynamic shared memory that leaves 1, 2, 4 or 8 of them on an SM (`empty_resN`, `load_resN`),
-// 64 waves each: with one resident block a wave lasts one block's whole turnaround.
+// 64 waves each: with one resident block a wave lasts one block's whole turnaround; and the largest grid's copy with
+// 1, 2, 4 or 8 resident blocks (`copy_resN`, from DRAM).
 //
 // Output (time: median CUDA-event time of --repeat launches after a warm-up):
-//   blocks <empty|load|copy|copy_stride|empty_resN|load_resN> grid <B> <us> <ns per block> <GB/s of requested bytes>
+//   blocks <empty|load|copy|copy_stride|empty_resN|load_resN|copy_resN> grid <B> <us> <ns per block> <GB/s of requested bytes>
 //   check microbench_blocks PASS|FAIL ...
 //
 // Usage: ws_microbench_blocks [--repeat R]
@@ -126,6 +127,21 @@ int main(int argc, char** argv) {
       detail += " residency_" + std::to_string(resident) + "_unreachable";
     }
   }
+  // The largest grid's one-element copies (arrays past the L2: DRAM-bound when every block slot is used) with 1, 2, 4
+  // or 8 resident blocks: how far few resident blocks, each turning over, thin the loads a DRAM copy keeps in flight.
+  for (int resident : {1, 2, 4, 8}) {
+    const size_t copy_shared = shared_for_residency(prop, resident, reinterpret_cast<const void*>(copy_block));
+    char kind[32];
+    std::snprintf(kind, sizeof kind, "copy_res%d", resident);
+    fill<<<wave, kThreads>>>(out, max_n, -1.f);
+    report(kind, kMaxBlocks,
+           ws::median_launch_ms([&] { copy_block<<<kMaxBlocks, kThreads, copy_shared>>>(in, out); }, repeat),
+           2.0 * max_n * sizeof(float));
+    if (copy_shared == 0 || !copied(out, max_n)) {
+      ok = false;
+      detail += " copy_res" + std::to_string(resident) + "_wrong";
+    }
+  }
   fill<<<wave, kThreads>>>(out, max_n, -1.f);
   report("copy_stride", wave, ws::median_launch_ms([&] { copy_stride<<<wave, kThreads>>>(in, out, max_n); }, repeat),
          2.0 * max_n * sizeof(float));
@@ -135,5 +151,5 @@ int main(int argc, char** argv) {
   }
   WS_CHECK(cudaFree(in));
   WS_CHECK(cudaFree(out));
-  return ws::report_check("microbench_blocks", ok, "grids 5 residencies 4" + detail);
+  return ws::report_check("microbench_blocks", ok, "grids 5 residencies 4 copy residencies 4" + detail);
 }
