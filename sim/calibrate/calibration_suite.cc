@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "cache_values.h"
+#include "chain_values.h"
 #include "combined_runs.h"
 #include "copy_values.h"
 #include "device_values.h"
@@ -20,6 +21,7 @@ const std::vector<Benchmark>& calibration_suite() {
       {"microbench_launch", {}, launch_values},
       {"microbench_copy", {"--step", "2", "--repeat", "5"}, copy_values},
       {"microbench_latency", {}, latency_values},
+      {"microbench_chain", {}, chain_values},
       {"microbench_dram_inflight", {}, dram_concurrency_values},
   };
   return suite;
@@ -34,8 +36,10 @@ FolderMeasurements measure_folder(const std::filesystem::path& folder) {
       continue;
     }
     const BenchmarkRun run = read_benchmark_run(folder, benchmark.name);
-    if (!have_device && run.header.devices_size() > 0) {
-      found.device = run.header.devices(0);
+    // Every trace names the same device; a header may lack the driver's fields (traces of tracers before
+    // 2026-11-28 lost them at times): the union of the headers' fields.
+    if (run.header.devices_size() > 0) {
+      found.device.MergeFrom(run.header.devices(0));
       have_device = true;
     }
     Measurements values = benchmark.measure(run);

@@ -133,7 +133,8 @@ TEST(Calibration, ABenchmarkAnOlderFolderLacksIsListedAndAFolderOfNoneRefused) {
   const fs::path folder = h100_folder();
   fs::remove(folder / "microbench_latency.log");
   const FolderMeasurements measured = measure_folder(folder);
-  EXPECT_THAT(measured.missing, ::testing::ElementsAre("microbench_latency"));
+  // No H100 run of microbench_chain is shipped: it is missing there too.
+  EXPECT_THAT(measured.missing, ::testing::ElementsAre("microbench_latency", "microbench_chain"));
   EXPECT_EQ(by_field(measured.measurements).count("sm.latency_cycles.dram"), 0u);
   const fs::path empty = testing::fresh_temp_dir();
   try {
@@ -142,6 +143,29 @@ TEST(Calibration, ABenchmarkAnOlderFolderLacksIsListedAndAFolderOfNoneRefused) {
   } catch (const std::runtime_error& error) {
     EXPECT_THAT(error.what(), HasSubstr("no output of any calibration benchmark"));
   }
+}
+
+TEST(Calibration, TheChainsGiveTheLatencyOfTheClassTheyName) {
+  const fs::path folder = h100_folder();
+  std::ofstream(folder / "microbench_chain.log") << "device NVIDIA H100 80GB HBM3 sms 132 steps 16384\n"
+                                                    "chain fp32 FFMA 4.02\nchain fp64 DFMA 8.10\n"
+                                                    "chain fp16 HFMA2 4.50\nchain int32 IMAD 4.51\n"
+                                                    "chain alu VIADD+LOP3 2.03\nchain sfu MUFU.EX2 17.9\n"
+                                                    "chain shared LDS 29.4\ncheck microbench_chain PASS chains 7\n";
+  const FolderMeasurements measured = measure_folder(folder);
+  EXPECT_TRUE(measured.missing.empty());
+  const auto values = by_field(measured.measurements);
+  EXPECT_EQ(values.at("sm.latency_cycles.fp32"), 4.0);
+  EXPECT_EQ(values.at("sm.latency_cycles.fp64"), 8.1);
+  EXPECT_EQ(values.at("sm.latency_cycles.int32"), 2.0);  // the integer unit's add and LOP3, not IMAD
+  EXPECT_EQ(values.at("sm.latency_cycles.sfu"), 17.9);
+  EXPECT_EQ(values.at("sm.latency_cycles.shared"), 29.4);
+  // The file takes them: they load and pass the platform checks.
+  const platform::GpuCatalog catalog = shipped_gpus();
+  const CalibratedGpu gpu =
+      calibrated_gpu(*catalog.find("H100-SXM5-80GB"), measured.measurements, "X", measured.device.name());
+  EXPECT_EQ(gpu.spec.sm().latency_cycles().shared(), 29.4);
+  EXPECT_THAT(gpu_file_text(gpu), HasSubstr("MEASURED ws_microbench_chain"));
 }
 
 TEST(Calibration, TheDramGridIsTheHandWrittenFilesFromTheSameRecording) {
