@@ -16,11 +16,12 @@ Measurements chain_values(const BenchmarkRun& run) {
   };
   // int32 is the integer unit's own instructions (integer add, LOP3: the ALU pipe the int32 lanes count); the
   // benchmark's IMAD runs on the FMA pipe and is printed beside them, not taken.
-  constexpr std::array<Chain, 5> kChains = {{{"fp32", "sm.latency_cycles.fp32", "FFMA"},
-                                             {"fp64", "sm.latency_cycles.fp64", "DFMA"},
-                                             {"alu", "sm.latency_cycles.int32", "integer add and LOP3"},
-                                             {"sfu", "sm.latency_cycles.sfu", "MUFU.EX2"},
-                                             {"shared", "sm.latency_cycles.shared", "LDS pointer chase"}}};
+  constexpr std::array<Chain, 5> kChains = {
+      {{"fp32", "sm.latency_cycles.fp32", "FFMA"},
+       {"fp64", "sm.latency_cycles.fp64", "DFMA"},
+       {"alu", "sm.latency_cycles.int32", "integer add and LOP3"},
+       {"sfu", "sm.latency_cycles.sfu", "MUFU (the median of its functions' chains)"},
+       {"shared", "sm.latency_cycles.shared", "LDS pointer chase"}}};
   Measurements found;
   for (const Chain& chain : kChains) {
     const double cycles = median(run.log.numbers({"chain", chain.chain_class}, 3));

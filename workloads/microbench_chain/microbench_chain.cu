@@ -7,11 +7,13 @@
 // an integer add and a LOP3 (two adds in a row would fold into one IADD3; sm_90 ptxas emits the add as VIADD): its
 // cycles are per instruction, the pair / 2.
 // The shared chain is a pointer chase: each lane's word holds the shared address of its next word (same bank), so
-// every LDS waits on the one before and no lane conflicts with another.
+// every LDS waits on the one before and no lane conflicts with another; `shared_indexed` holds the next word's index
+// instead, so each step computes the address first (its cycles are the step's: the address instruction and the LDS).
 // Output, the median of R launches:
 //   chain <class> <instruction> <clock64 cycles per instruction>
-//   classes: fp32 FFMA, fp64 DFMA, fp16 HFMA2, int32 IMAD, alu VIADD+LOP3, sfu MUFU.EX2, shared LDS
-// The exact chains (FFMA, DFMA, IMAD, VIADD+LOP3, LDS) are checked against the same chain run on the host.
+//   classes: fp32 FFMA, fp64 DFMA, fp16 HFMA2, int32 IMAD, alu VIADD+LOP3, sfu MUFU.EX2/RSQ/LG2/SIN (a line each),
+//   shared LDS, shared_indexed IMAD+LDS
+// The exact chains (FFMA, DFMA, IMAD, VIADD+LOP3, both shared chases) are checked against the same chain on the host.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -115,6 +117,28 @@ struct Ex2 {
   }
 };
 
+// The other MUFU functions, whose latencies may differ from EX2's (the models' sfu class holds them all).
+// (No RCP: ptxas folds rcp(rcp(x)) into x, leaving no chain; seen on H200 as 0 cycles.)
+enum class MufuFunction { kRsq, kLg2, kSin };
+
+template <MufuFunction kFunction>
+struct Mufu {
+  using Value = float;
+  static constexpr const char* kClass = "sfu";
+  static constexpr const char* kInstruction = kFunction == MufuFunction::kRsq   ? "MUFU.RSQ"
+                                              : kFunction == MufuFunction::kLg2 ? "MUFU.LG2"
+                                                                                : "MUFU.SIN";
+  static constexpr int kInstructionsPerStep = 1;
+  __host__ __device__ static Value step(Value x) {
+#ifdef __CUDA_ARCH__
+    if constexpr (kFunction == MufuFunction::kRsq) asm volatile("rsqrt.approx.ftz.f32 %0, %0;" : "+f"(x));
+    if constexpr (kFunction == MufuFunction::kLg2) asm volatile("lg2.approx.ftz.f32 %0, %0;" : "+f"(x));
+    if constexpr (kFunction == MufuFunction::kSin) asm volatile("sin.approx.ftz.f32 %0, %0;" : "+f"(x));
+#endif
+    return x;  // not checked on the host
+  }
+};
+
 // Runs `steps` steps of Op's chain in each thread from x[thread]; writes the end back and thread 0's clock64 span.
 template <typename Op>
 __global__ void chain(typename Op::Value* x, int steps, long long* cycles) {
@@ -130,22 +154,34 @@ __global__ void chain(typename Op::Value* x, int steps, long long* cycles) {
   if (threadIdx.x == 0) *cycles = end - begin;
 }
 
-// The shared chase: word w holds the shared address of word (w + 32) % kSharedWords (the same bank, the next of the
-// lane's words); lane l starts at word l. Writes each lane's end (a word index) to `end`.
+// The shared chase: word w holds the next word's place, (w + 32) % kSharedWords (the same bank, the next of the
+// lane's words): its shared address, so each LDS takes the last one's value as its address; or (kIndexed) its index,
+// which each step turns into an address first (an IMAD or LEA before each LDS), as code that loads `s[s[i]]` does.
+// Lane l starts at word l. Writes each lane's end (a word index) to `end`.
+template <bool kIndexed>
 __global__ void shared_chain(int steps, unsigned* end, long long* cycles) {
   __shared__ unsigned words[kSharedWords];
   const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(words));
-  for (unsigned w = threadIdx.x; w < kSharedWords; w += blockDim.x) words[w] = base + ((w + 32) % kSharedWords) * 4;
+  for (unsigned w = threadIdx.x; w < kSharedWords; w += blockDim.x) {
+    const unsigned next = (w + 32) % kSharedWords;
+    words[w] = kIndexed ? next : base + next * 4;
+  }
   __syncthreads();
-  unsigned p = base + threadIdx.x * 4;
+  unsigned p = kIndexed ? threadIdx.x : base + threadIdx.x * 4;
   const long long begin = clock64();
 #pragma unroll 1
   for (int i = 0; i < steps; i += kUnroll) {
 #pragma unroll
-    for (int j = 0; j < kUnroll; ++j) asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p));
+    for (int j = 0; j < kUnroll; ++j) {
+      if constexpr (kIndexed) {
+        p = words[p];
+      } else {
+        asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p));
+      }
+    }
   }
   const long long end_clock = clock64();
-  end[threadIdx.x] = (p - base) / 4;
+  end[threadIdx.x] = kIndexed ? p : (p - base) / 4;
   if (threadIdx.x == 0) *cycles = end_clock - begin;
 }
 
@@ -205,10 +241,11 @@ Timing time_chain(int repeat, long long* cycles_dev, bool check_on_host) {
   return {cycles, ok};
 }
 
+template <bool kIndexed>
 Timing time_shared_chain(int repeat, long long* cycles_dev) {
   unsigned* end = nullptr;
   WS_CHECK(cudaMalloc(&end, 32 * sizeof(unsigned)));
-  const auto run = [&](int steps) { shared_chain<<<1, 32>>>(steps, end, cycles_dev); };
+  const auto run = [&](int steps) { shared_chain<kIndexed><<<1, 32>>>(steps, end, cycles_dev); };
   const double cycles = cycles_per_instruction(run, 1, repeat, cycles_dev);
   std::vector<unsigned> got(32);
   WS_CHECK(cudaMemcpy(got.data(), end, sizeof(unsigned) * 32, cudaMemcpyDeviceToHost));
@@ -247,7 +284,12 @@ int main(int argc, char** argv) {
   ok = measure<Imad>(repeat, cycles_dev, true, detail) && ok;
   ok = measure<AddXor>(repeat, cycles_dev, true, detail) && ok;
   ok = measure<Ex2>(repeat, cycles_dev, false, detail) && ok;
-  ok = report("shared", "LDS", time_shared_chain(repeat, cycles_dev), detail) && ok;
+  ok = measure<Mufu<MufuFunction::kRsq>>(repeat, cycles_dev, false, detail) && ok;
+  ok = measure<Mufu<MufuFunction::kLg2>>(repeat, cycles_dev, false, detail) && ok;
+  ok = measure<Mufu<MufuFunction::kSin>>(repeat, cycles_dev, false, detail) && ok;
+  ok = report("shared", "LDS", time_shared_chain<false>(repeat, cycles_dev), detail) && ok;
+  // Per step: the address computation and the LDS (two instructions; the cycles are the step's, not halved).
+  ok = report("shared_indexed", "IMAD+LDS", time_shared_chain<true>(repeat, cycles_dev), detail) && ok;
   WS_CHECK(cudaFree(cycles_dev));
-  return ws::report_check("microbench_chain", ok, "chains 7" + detail);
+  return ws::report_check("microbench_chain", ok, "chains 11" + detail);
 }
