@@ -1,6 +1,8 @@
 #include "spmd_scale.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -44,9 +46,10 @@ void check_input(const Recording& recording, const ScaleOptions& options, const 
            " device(s)");
 }
 
-/// What every pair adds to an id so that no two pairs share one: one more than the recording's largest.
+/// What every pair adds to an id so that no two pairs share one: one more than the recording's largest. (Correlation
+/// ids are numbered apart: CorrelationIds.)
 struct IdStrides {
-  std::uint64_t stream = 1, cuda_event = 1, correlation = 1, thread = 1, graph = 1;
+  std::uint64_t stream = 1, cuda_event = 1, thread = 1, graph = 1;
 };
 
 void widen(std::uint64_t& stride, std::uint64_t id) { stride = std::max(stride, id + 1); }
@@ -55,7 +58,6 @@ void widen(std::uint64_t& stride, std::uint64_t id) { stride = std::max(stride, 
 template <typename StreamOp>
 void widen_for(IdStrides& s, const StreamOp& op) {
   widen(s.stream, op.stream_id());
-  widen(s.correlation, op.correlation_id());
   if (op.has_graph_id()) widen(s.graph, op.graph_id());
 }
 
@@ -71,13 +73,10 @@ IdStrides id_strides(const std::vector<Event>& events) {
     } else if (e.has_sync()) {
       widen(s.stream, e.sync().stream_id());
       widen(s.cuda_event, e.sync().event_id());
-      widen(s.correlation, e.sync().correlation_id());
     } else if (e.has_api_call()) {
-      widen(s.correlation, e.api_call().correlation_id());
       widen(s.thread, e.api_call().thread_id());
     } else if (e.has_stream()) {
       widen(s.stream, e.stream().stream_id());
-      widen(s.correlation, e.stream().correlation_id());
     } else if (e.has_host_thread()) {
       widen(s.thread, e.host_thread().thread_id());
     } else if (e.has_marker() && e.marker().has_thread_id()) {
@@ -217,12 +216,74 @@ TimeShifts shared_host_shifts(const std::vector<Event>& events, std::uint32_t pa
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Correlation ids: each recorded call's copies one after the other
+// ---------------------------------------------------------------------------------------------------------------
+
+/// Every pair's correlation ids. CUPTI numbers a process's API calls in the order they are made, and the replay takes
+/// each thread's calls in that order (sim/replay/README.md, "Order"). With pair p's ids the recording's plus p times
+/// a stride, a shared thread's calls would come pair after pair in that order, not in turn as the thread makes them
+/// (pair 1's calls would look nested in pair 0's last). So the ids go top-level call by top-level call, in the
+/// recording's order: for each, every pair's copy in turn, each copy the call's id and then those of the calls nested
+/// in it, as a shared thread makes them; an id no call has is one on its own. A recording without API calls keeps
+/// its pairs one after the other, as before.
+class CorrelationIds {
+ public:
+  CorrelationIds(const std::vector<Event>& events, std::uint32_t pairs) {
+    std::map<std::uint64_t, std::uint64_t> first_of;  // recorded id -> the first id of its top-level call's group
+    for (const Event& e : events) {
+      if (const std::uint64_t id = recorded_id(e); id != 0) first_of.emplace(id, id);
+    }
+    const std::vector<ThreadCallGroups> threads = group_api_calls(events);
+    for (const ThreadCallGroups& thread : threads) {
+      for (const std::vector<std::size_t>& group : thread.calls) {
+        std::uint64_t first = std::numeric_limits<std::uint64_t>::max();
+        for (std::size_t i : group) first = std::min(first, events[i].api_call().correlation_id());
+        for (std::size_t i : group) first_of[events[i].api_call().correlation_id()] = first;
+      }
+    }
+    std::map<std::uint64_t, std::vector<std::uint64_t>> groups;  // first id -> the group's ids, in order
+    for (const auto& [id, first] : first_of) {
+      rank_.emplace(id, rank_.size());
+      groups[first].push_back(id);
+    }
+    ids_.assign(pairs, std::vector<std::uint64_t>(rank_.size(), 0));
+    std::uint64_t next = 1;
+    if (threads.empty()) {
+      for (std::uint32_t p = 0; p < pairs; ++p) {
+        for (std::uint64_t& id : ids_[p]) id = next++;
+      }
+      return;
+    }
+    for (const auto& [first, ids] : groups) {
+      for (std::uint32_t p = 0; p < pairs; ++p) {
+        for (std::uint64_t id : ids) ids_[p][rank_.at(id)] = next++;
+      }
+    }
+  }
+
+  std::uint64_t operator()(std::uint32_t pair, std::uint64_t recorded) const {
+    return recorded == 0 ? 0 : ids_[pair][rank_.at(recorded)];
+  }
+
+ private:
+  static std::uint64_t recorded_id(const Event& e) {
+    if (e.has_api_call()) return e.api_call().correlation_id();
+    if (e.has_stream()) return e.stream().correlation_id();
+    return correlation_of(e);
+  }
+
+  std::unordered_map<std::uint64_t, std::size_t> rank_;  // recorded id -> its place among the recording's ids
+  std::vector<std::vector<std::uint64_t>> ids_;          // per pair, per rank: the scaled trace's id
+};
+
+// ---------------------------------------------------------------------------------------------------------------
 // One event, moved to pair p
 // ---------------------------------------------------------------------------------------------------------------
 
 struct PairMap {
   std::uint32_t pair = 0;
   IdStrides strides;
+  const CorrelationIds* correlations = nullptr;
   const std::set<std::uint64_t>* replicated = nullptr;  // threads with a copy per pair
   std::int64_t shift_ns = 0;
 
@@ -231,7 +292,7 @@ struct PairMap {
   std::uint32_t device(std::uint32_t d) const { return 2 * pair + d; }
   std::uint32_t stream(std::uint32_t s) const { return static_cast<std::uint32_t>(s + pair * strides.stream); }
   std::uint64_t cuda_event(std::uint64_t e) const { return e + pair * strides.cuda_event; }
-  std::uint64_t correlation(std::uint64_t c) const { return c == 0 ? 0 : c + pair * strides.correlation; }
+  std::uint64_t correlation(std::uint64_t c) const { return (*correlations)(pair, c); }
   std::uint64_t graph(std::uint64_t g) const { return g + pair * strides.graph; }
   std::uint64_t thread(std::uint64_t t) const { return replicates(t) ? t + pair * strides.thread : t; }
   std::uint64_t time(std::uint64_t ns) const {
@@ -311,11 +372,12 @@ void write_scaled(const Recording& recording, const ScaleOptions& options, const
   const IdStrides strides = id_strides(recording.events);
   const std::set<std::uint64_t> replicated = replicated_threads(recording.events, options.host);
   const TimeShifts shifts = shared_host_shifts(recording.events, pairs, replicated);
+  const CorrelationIds correlations(recording.events, pairs);
   TraceWriter writer(path, scaled_header(recording.header, pairs));
   Event out;
   for (std::size_t i = 0; i < recording.events.size(); ++i) {
     for (std::uint32_t p = 0; p < pairs; ++p) {
-      const PairMap map{p, strides, &replicated, shifts[p][i]};
+      const PairMap map{p, strides, &correlations, &replicated, shifts[p][i]};
       if (moved(recording.events[i], map, out)) writer.write(out);
     }
   }

@@ -9,6 +9,10 @@
 /// What it cannot know: that a middle GPU of a chain exchanges with two neighbours (here each GPU has one peer), and
 /// any work the program does once for all GPUs (it is done once per pair here).
 ///
+/// Correlation ids number the calls in the order a shared host makes them (each recorded top-level call, with the calls
+/// nested in it, once per pair in turn), as CUPTI numbers a process's calls: the replay takes each thread's calls in
+/// that order. Each pair's ids keep the recording's order.
+///
 /// The host: a recorded thread that drove one GPU (all the GPU work of its calls is on one device, as in a program
 /// with a thread per GPU) gets a copy per pair, with the recorded times. A thread that drove both (or none) issues
 /// every pair's calls in turn: for each recorded call, pair 0's call after its recorded gap and with its duration,

@@ -2,8 +2,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <map>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "sample_trace.h"
 #include "spmd_scale.h"
@@ -110,6 +113,29 @@ TEST_F(ScaleFixture, ASharedHostIssuesEveryPairsCallInTurnWithTheRecordedGapsAnd
   EXPECT_EQ(calls[1].first, 10'400u);
   EXPECT_EQ(calls[2].first, 11'400u);      // the 600 ns gap, then pair 0's second call
   EXPECT_EQ(pair1_kernel_start, 10'700u);  // pair 1's kernel follows its launch call by the recorded 300 ns
+}
+
+TEST_F(ScaleFixture, CorrelationIdsNumberTheCallsInTheOrderTheSharedHostMakesThem) {
+  // As CUPTI would: the replay takes a thread's calls in correlation order. Pair-major ids (pair 1's all after pair
+  // 0's) would put pair 1's calls after pair 0's last, whose time they fall within.
+  scale_pairs(input, {4, HostThreads::kShared}, output);
+  std::map<std::uint64_t, std::uint64_t> call_start;          // correlation -> start
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> work;  // (correlation, device)
+  for (const Event& e : read(output)) {
+    if (e.has_api_call()) call_start[e.api_call().correlation_id()] = e.api_call().start_ns();
+    if (e.has_kernel()) work.emplace_back(e.kernel().correlation_id(), e.kernel().device_id());
+    if (e.has_memcpy()) work.emplace_back(e.memcpy().correlation_id(), e.memcpy().device_id());
+    if (e.has_sync()) work.emplace_back(e.sync().correlation_id(), e.sync().device_id());
+  }
+  std::vector<std::uint64_t> starts;
+  for (const auto& [correlation, start] : call_start) starts.push_back(start);
+  EXPECT_THAT(starts, ::testing::ElementsAre(10'000u, 10'400u, 11'400u, 12'400u, 13'400u, 14'400u));
+  // Each pair's work keeps its own call: pair 0's calls are the 1st, 3rd and 5th, pair 1's the others.
+  for (const auto& [correlation, device] : work) {
+    ASSERT_TRUE(call_start.count(correlation)) << correlation;
+    const auto rank = static_cast<std::uint32_t>(std::distance(call_start.begin(), call_start.find(correlation)));
+    EXPECT_EQ(rank % 2, device / 2) << "correlation " << correlation << " on device " << device;
+  }
 }
 
 TEST_F(ScaleFixture, OwnHostThreadsKeepTheRecordedTimes) {

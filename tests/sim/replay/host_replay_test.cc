@@ -1,14 +1,20 @@
 // The host side of the replay: host threads, their recorded gaps, API calls that block and calls that do not,
 // traces without API calls. Synthetic traces through simulate() with recorded kernel times (the host is the
 // subject). One SimGrid engine per process: CTest runs each test alone.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "host_program.h"
 #include "sample_trace.h"
 #include "simulation.h"
+#include "spmd_scale.h"
 #include "test_node.h"
 
 namespace warpsim::replay {
@@ -199,6 +205,41 @@ TEST(HostReplay, TwoGpusDrivenByTwoThreadsEachWaitOnlyForTheirOwnDevice) {
   EXPECT_NEAR(call_end_us(result, 3), gpu1_end + 2, 1e-3);
   EXPECT_NEAR(call_end_us(result, 4), gpu0_end + 2, 1e-3);
   EXPECT_LT(call_end_us(result, 3), gpu0_end);
+}
+
+// `warpsim scale --host shared`: the recording's one thread issues both pairs' calls in turn, each after the recorded
+// gap (pair 0's launch at 0-5 us, pair 1's at 5-10 us, pair 0's second at 110-115 us, pair 1's at 215-220 us), and the
+// replay takes them in that order: pair 1's first kernel goes out at 10 us, not with pair 0's second launch (inside
+// which pair 1's first call would nest were the calls taken pair after pair).
+TEST(HostReplay, AScaledTracesSharedThreadIssuesThePairsCallsInTurn) {
+  std::vector<Event> recorded{api_call_event(11, "cudaLaunchKernel_v7000", 0, 5 * kUs, 1),
+                              with_correlation(kernel_event(0, 7, "a", 8 * kUs, 10 * kUs), 1),
+                              api_call_event(11, "cudaLaunchKernel_v7000", 105 * kUs, 110 * kUs, 2),
+                              with_correlation(kernel_event(1, 8, "b", 112 * kUs, 10 * kUs), 2)};
+  for (Event& event : recorded) shift(event, kClock);
+  const std::filesystem::path dir = warpsim::testing::fresh_temp_dir();
+  warpsim::testing::write_trace(dir / "pair.wstrace", warpsim::testing::two_gpu_header(), recorded);
+  trace::scale_pairs(dir / "pair.wstrace", {4, trace::HostThreads::kShared}, dir / "scaled.wstrace");
+  SimulationOptions options;
+  options.reuse_recorded_kernel_times = true;
+  SimulationResult result =
+      simulate(read_source_trace((dir / "scaled.wstrace").string()), testing::pcie_node(4), nullptr, options);
+  EXPECT_EQ(result.host.api_calls, 4u);  // every call top-level
+  using Span = std::pair<std::uint64_t, std::uint64_t>;
+  std::vector<Span> calls;                          // (start, end), us
+  std::map<std::uint32_t, double> kernel_start_us;  // per device
+  for (Event& event : result.events) {
+    shift(event, -kClock);
+    if (event.has_api_call()) calls.emplace_back(event.api_call().start_ns() / kUs, event.api_call().end_ns() / kUs);
+    if (event.has_kernel())
+      kernel_start_us[event.kernel().device_id()] = static_cast<double>(event.kernel().start_ns()) / kUs;
+  }
+  std::sort(calls.begin(), calls.end());
+  EXPECT_THAT(calls, ::testing::ElementsAre(Span{0, 5}, Span{5, 10}, Span{110, 115}, Span{215, 220}));
+  EXPECT_NEAR(kernel_start_us.at(0), 5, 2);    // after pair 0's first call
+  EXPECT_NEAR(kernel_start_us.at(2), 10, 2);   // after pair 1's first call
+  EXPECT_NEAR(kernel_start_us.at(1), 115, 2);  // after pair 0's second call
+  EXPECT_NEAR(kernel_start_us.at(3), 220, 2);  // after pair 1's second call
 }
 
 TEST(HostReplay, ATraceWithoutApiCallsStillSimulatesAndSaysHostTimeIsUnknown) {
