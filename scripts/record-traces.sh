@@ -6,9 +6,10 @@
 #   <name>.<mode>.log       the workload's own output (its event-timed kernel times and its check line)
 # and prints one summary line per recording. A failing workload is reported and the others still run.
 #   scripts/record-traces.sh [--manifest FILE] [--no-build] OUT_DIR [MODES] [NAME_REGEX]
-# MODES: any of "timeline", "counters" (instruction mix and L1/L2/DRAM traffic), "links" (counters mode, NVLink and
-# PCIe bytes), "tensor" (counters mode, tensor-core operations by type), "cache" (counters mode, DRAM bytes and L2
-# misses in one pass, as the program left the L2), e.g. "timeline counters cache".
+# MODES: any of "timeline", "counters" (instruction mix and L1/L2/DRAM traffic), "traffic" (PM sampling: when in each
+# kernel its remote and DRAM bytes moved), "links" (counters mode, NVLink and PCIe bytes), "tensor" (counters mode,
+# tensor-core operations by type), "cache" (counters mode, DRAM bytes and L2 misses in one pass, as the program left
+# the L2), e.g. "timeline counters cache".
 set -uo pipefail
 manifest=workloads/manifest.txt build=1
 while [ $# -gt 0 ]; do

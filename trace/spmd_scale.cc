@@ -361,6 +361,7 @@ bool moved(const Event& event, const PairMap& m, Event& out) {
       if (!m.replicates(out.host_thread().thread_id())) return m.pair == 0;
       out.mutable_host_thread()->set_thread_id(m.thread(out.host_thread().thread_id()));
       break;
+    case Event::kTrafficSamples: return false;  // a traffic run's raw samples: merge turns them into kernel profiles
     case Event::KIND_NOT_SET: break;
   }
   return true;

@@ -12,6 +12,7 @@
 #include "trace_error.h"
 #include "trace_reader.h"
 #include "trace_writer.h"
+#include "traffic_profile.h"
 
 namespace warpsim::trace {
 namespace {
@@ -22,6 +23,8 @@ struct Launch {
   std::string name;
   KernelCounters counters;
   std::optional<SassSummary> sass;
+  KernelSpan span;                        // when it ran, on its run's clock
+  std::optional<TrafficProfile> traffic;  // traffic runs: attribute_traffic
 };
 
 // Kernels of a trace per device, in launch order. Only counters traces keep their counters and SASS summaries.
@@ -48,7 +51,11 @@ LaunchesByDevice read_launches(const std::filesystem::path& path, bool keep_coun
   while (reader.next(event)) {
     if (!event.has_kernel()) continue;
     KernelLaunch* kernel = event.mutable_kernel();
-    Launch launch{kernel->correlation_id(), keys.of(*kernel), kernel->name(), {}, std::nullopt};
+    Launch launch;
+    launch.correlation_id = kernel->correlation_id();
+    launch.key = keys.of(*kernel);
+    launch.name = kernel->name();
+    launch.span = {kernel->start_ns(), kernel->end_ns()};
     if (keep_counters && kernel->has_counters()) launch.counters.Swap(kernel->mutable_counters());
     if (keep_counters && kernel->has_sass()) launch.sass = std::move(*kernel->mutable_sass());
     launches[kernel->device_id()].push_back(std::move(launch));
@@ -57,6 +64,30 @@ LaunchesByDevice read_launches(const std::filesystem::path& path, bool keep_coun
     std::stable_sort(list.begin(), list.end(),
                      [](const Launch& a, const Launch& b) { return a.correlation_id < b.correlation_id; });
   return launches;
+}
+
+CaptureMode capture_mode(const std::filesystem::path& path) { return TraceReader(path).header().mode(); }
+
+// Gives each kernel of a traffic run the profile of the run's samples of its device. A second pass over the file:
+// samples come in batches between the kernels, and there are far more of them (one per few microseconds).
+void attribute_traffic(const std::filesystem::path& path, LaunchesByDevice& launches) {
+  std::map<std::uint32_t, DeviceTraffic> devices;
+  for (const auto& [device, list] : launches) {
+    std::vector<KernelSpan> spans;
+    spans.reserve(list.size());
+    for (const Launch& launch : list) spans.push_back(launch.span);
+    devices.emplace(device, DeviceTraffic(spans));
+  }
+  TraceReader reader(path);
+  Event event;
+  while (reader.next(event)) {
+    if (!event.has_traffic_samples()) continue;
+    const auto it = devices.find(event.traffic_samples().device_id());
+    if (it == devices.end()) continue;  // a device that ran no kernel
+    for (const TrafficSample& sample : event.traffic_samples().samples()) it->second.add(sample);
+  }
+  for (auto& [device, list] : launches)
+    for (std::size_t i = 0; i < list.size(); ++i) list[i].traffic = devices.at(device).profile(i);
 }
 
 // Where each timeline kernel stands in its device's launch order.
@@ -135,31 +166,36 @@ struct CountersRun {
   Partners partners;
 };
 
-// Gives a timeline kernel (the i-th of its device) the counters, and where it has none the SASS summary, of its
-// partners. A kernel without a partner takes nothing: an unpaired launch in the same place ran other code.
+// Gives a timeline kernel (the i-th of its device) the counters and traffic profile, and where it has none the SASS
+// summary, of its partners. A kernel without a partner takes nothing: an unpaired launch in the same place ran other
+// code.
 void take_counters(KernelLaunch& kernel, std::size_t i, const std::vector<CountersRun>& runs) {
   for (const CountersRun& run : runs) {
     const std::size_t j = run.partners.at(kernel.device_id())[i];
     if (j == kUnpaired) continue;
     const Launch& launch = run.launches.at(kernel.device_id())[j];
     if (launch.counters.ByteSizeLong() > 0) kernel.mutable_counters()->MergeFrom(launch.counters);
+    if (launch.traffic) *kernel.mutable_traffic_profile() = *launch.traffic;
     // The code is the same in both runs: a timeline recorded without the summary takes the counters run's.
     if (!kernel.has_sass() && launch.sass) *kernel.mutable_sass() = *launch.sass;
   }
 }
 
-// Copies the timeline to `path` with the counters on its kernels.
+// Copies the timeline to `path` with the counters and traffic profiles on its kernels. Raw samples stay behind: the
+// profiles are what they were recorded for.
 void write_merged(TraceReader& reader, const LaunchesByDevice& order, const std::vector<CountersRun>& runs,
                   const std::filesystem::path& path, MergeSummary& summary) {
   const auto index = launch_index(order);
   TraceWriter writer(path, reader.header());
   Event event;
   while (reader.next(event)) {
+    if (event.has_traffic_samples()) continue;
     if (event.has_kernel()) {
       KernelLaunch* kernel = event.mutable_kernel();
       take_counters(*kernel, index.at({kernel->device_id(), kernel->correlation_id()}), runs);
       ++summary.kernels;
       if (kernel->has_counters()) ++summary.kernels_with_counters;
+      if (kernel->has_traffic_profile()) ++summary.kernels_with_traffic_profile;
     }
     writer.write(event);
   }
@@ -174,14 +210,20 @@ MergeSummary merge_counters(const std::filesystem::path& timeline,
   std::vector<std::filesystem::path> inputs{timeline};
   inputs.insert(inputs.end(), counter_traces.begin(), counter_traces.end());
   refuse_outputs_over_inputs({output}, inputs);
+  if (capture_mode(timeline) == CAPTURE_MODE_TRAFFIC)
+    throw TraceError(timeline.string(), std::nullopt,
+                     "a traffic-mode trace (its kernels ran one at a time): give it after the timeline trace");
   LaunchKeys keys;
   const LaunchesByDevice order = read_launches(timeline, false, keys);
   MergeSummary summary;
   std::vector<CountersRun> runs;
   for (const auto& path : counter_traces) {
+    CountersMatch& match = summary.counters.emplace_back();
+    match.trace = path;
+    match.traffic = capture_mode(path) == CAPTURE_MODE_TRAFFIC;
     CountersRun run{read_launches(path, true, keys), {}};
-    summary.counters.emplace_back().trace = path;
-    run.partners = pair_launches(order, run.launches, summary.counters.back());
+    if (match.traffic) attribute_traffic(path, run.launches);
+    run.partners = pair_launches(order, run.launches, match);
     runs.push_back(std::move(run));
   }
 

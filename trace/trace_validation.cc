@@ -51,6 +51,13 @@ Problem check_marker(const Marker& marker, const KnownDevices& devices) {
   return std::nullopt;
 }
 
+Problem check_traffic_samples(const TrafficSamples& samples, const KnownDevices& devices) {
+  if (auto p = check_device(devices, samples.device_id(), "names")) return p;
+  for (const TrafficSample& sample : samples.samples())
+    if (auto p = check_interval(sample.start_ns(), sample.end_ns())) return "has a sample that " + *p;
+  return std::nullopt;
+}
+
 }  // namespace
 
 KnownDevices::KnownDevices(const TraceHeader& header) {
@@ -94,6 +101,7 @@ Problem find_event_problem(const Event& event, const KnownDevices& devices) {
     case Event::kStream:
       if (auto p = check_enum(event.stream().kind(), Stream::Kind_IsValid, "stream kind")) return p;
       return check_device(devices, event.stream().device_id(), "names");
+    case Event::kTrafficSamples: return check_traffic_samples(event.traffic_samples(), devices);
     case Event::KIND_NOT_SET: break;
   }
   return std::string("has no known kind (corrupt, or written by a newer warpsim)");
@@ -109,6 +117,7 @@ std::string event_kind_name(const Event& event) {
     case Event::kApiCall: return "API call";
     case Event::kHostThread: return "host thread";
     case Event::kStream: return "stream";
+    case Event::kTrafficSamples: return "traffic samples";
     case Event::KIND_NOT_SET: break;
   }
   return "unknown";

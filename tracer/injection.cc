@@ -28,10 +28,11 @@
 #include "cupti/driver_devices.h"
 #include "cupti/periodic_flusher.h"
 #include "cupti/process_info.h"
+#include "fatbin.h"
+#include "pm_sampling/traffic_mode.h"
+#include "sass_summary.h"
 #include "sink/record_builder.h"
 #include "sink/trace_sink.h"
-#include "fatbin.h"
-#include "sass_summary.h"
 #include "tracer_config.h"
 
 namespace warpsim::tracer {
@@ -64,6 +65,7 @@ TracerConfig g_config;
 PeriodicFlusher* g_flusher = nullptr;  // like g_trace, never freed
 CountersStore* g_counters = nullptr;    // counters mode only; like g_trace, never freed
 CountersMode* g_counters_mode = nullptr;
+TrafficMode* g_traffic_mode = nullptr;   // traffic mode only; like g_trace, never freed
 trace::SassSummaries* g_sass = nullptr;  // like g_trace, never freed
 std::atomic<bool> g_sass_warned{false};
 std::once_flag g_driver_info_once;
@@ -80,9 +82,23 @@ void on_context_created(CUcontext context) {
   });
   std::uint32_t context_id = 0;
   std::uint32_t device_id = 0;
-  if (cuptiGetContextId(context, &context_id) == CUPTI_SUCCESS && cuptiGetDeviceId(context, &device_id) == CUPTI_SUCCESS)
+  if (cuptiGetContextId(context, &context_id) == CUPTI_SUCCESS &&
+      cuptiGetDeviceId(context, &device_id) == CUPTI_SUCCESS) {
     g_trace->note_context(context_id, device_id);
+    if (g_traffic_mode) g_traffic_mode->on_context_created(device_id);
+  }
   if (g_counters_mode) g_counters_mode->on_context_created(context);
+}
+
+// A context about to go takes its pending records with it: save them.
+void on_context_destroying() { flush_all(); }
+
+// Traffic mode samples while a launch runs: from its entry to its return (launches are serialized in that mode).
+void on_traffic_launch(const CUpti_CallbackData& call) {
+  std::uint32_t device = 0;
+  if (cuptiGetDeviceId(call.context, &device) != CUPTI_SUCCESS) return;
+  if (call.callbackSite == CUPTI_API_ENTER) g_traffic_mode->on_launch_begin(device);
+  if (call.callbackSite == CUPTI_API_EXIT) g_traffic_mode->on_launch_end(device);
 }
 
 void warn_sass_once(const std::string& why) {
@@ -135,6 +151,10 @@ void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId id, const CUpti_Callba
     g_counters_mode->on_launch(id, call);
     return;
   }
+  if (g_traffic_mode && is_launch(domain, id)) {
+    on_traffic_launch(call);
+    return;
+  }
   const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
   const bool reset = runtime && id == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020;
   const bool start = runtime ? id == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000
@@ -155,7 +175,7 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId i
   if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
     const auto* resource = static_cast<const CUpti_ResourceData*>(data);
     if (id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) on_context_created(resource->context);
-    if (id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) flush_all();
+    if (id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) on_context_destroying();
     if (id == CUPTI_CBID_RESOURCE_MODULE_LOADED) on_module_loaded(*resource);
     return;
   }
@@ -195,7 +215,7 @@ bool subscribe() {
       {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart},
       {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop}};
   for (const auto& [domain, id] : calls) cupti_ok(cuptiEnableCallback(1, subscriber, domain, id), "cuptiEnableCallback");
-  if (g_config.mode == TraceMode::kCounters)
+  if (g_config.mode == TraceMode::kCounters || g_config.mode == TraceMode::kTraffic)
     for (CUpti_CallbackId id : CountersMode::launch_callbacks())
       cupti_ok(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id), "cuptiEnableCallback(launch)");
   return true;
@@ -231,17 +251,21 @@ bool start_tracing() {
   g_trace->wait_for_driver_devices();  // read at the first context (on_context_created)
   g_sass = new trace::SassSummaries();                                                        // NOLINT: see g_trace
   if (g_config.mode == TraceMode::kCounters) start_counters_mode();
+  if (g_config.mode == TraceMode::kTraffic)
+    g_traffic_mode = new TrafficMode(g_config.traffic_interval_ns, *g_trace, warn);  // NOLINT: see g_trace
   g_trace->set_kernel_hook(complete_kernel);
   if (!subscribe()) return false;
   if (!register_activity_buffers(*g_trace)) return false;
   // CUPTI's own periodic flush hands over only full buffers; a default (not forced) flush from a thread of ours
   // also hands over partly filled ones whose records are complete, and never cuts a record in flight. Counters mode
   // flushes after each profiled launch instead (counters_mode.cc).
-  if (g_config.mode == TraceMode::kTimeline)
+  if (g_config.mode != TraceMode::kCounters)
     g_flusher = new PeriodicFlusher(std::chrono::milliseconds(g_config.flush_period_ms),  // NOLINT: see g_trace
                                     [] { cuptiActivityFlushAll(0); });
   route_nvtx_to_cupti();
-  dump_topology_records(/*with_pcie=*/g_config.mode != TraceMode::kCounters);
+  // The PCIE records start CUPTI's legacy profiler, after which cuptiProfilerInitialize fails: the modes that use
+  // the profiler (counters: range profiler; traffic: PM sampling) go without them.
+  dump_topology_records(/*with_pcie=*/g_config.mode == TraceMode::kTimeline);
   // API calls only in timeline mode: a counters run replays kernels inside the launch calls, so its calls' times
   // say nothing of the program (merge takes the timeline run's calls).
   if (g_config.capture_range == CaptureRange::kWhole) enable_run_records(g_config.mode == TraceMode::kTimeline);

@@ -32,6 +32,15 @@ std::string resolve_output_path(const std::string& pattern, std::uint32_t pid, s
   return (path.parent_path() / (path.stem().string() + "." + pid_text + path.extension().string())).string();
 }
 
+CaptureMode capture_mode(TraceMode mode) {
+  switch (mode) {
+    case TraceMode::kTimeline: return CAPTURE_MODE_TIMELINE;
+    case TraceMode::kCounters: return CAPTURE_MODE_COUNTERS;
+    case TraceMode::kTraffic: return CAPTURE_MODE_TRAFFIC;
+  }
+  return CAPTURE_MODE_UNSPECIFIED;
+}
+
 TracerConfig read_tracer_config(const std::function<const char*(const char*)>& getenv, std::uint32_t pid) {
   auto get = [&](const char* name) -> std::optional<std::string> {
     const char* value = getenv(name);
@@ -45,8 +54,10 @@ TracerConfig read_tracer_config(const std::function<const char*(const char*)>& g
   config.output_path = resolve_output_path(get("WARPSIM_TRACE_OUTPUT").value_or("warpsim-%p.wstrace"), pid, root_pid);
   if (auto mode = get("WARPSIM_TRACE_MODE")) {
     if (*mode == "counters") config.mode = TraceMode::kCounters;
+    else if (*mode == "traffic")
+      config.mode = TraceMode::kTraffic;
     else if (*mode != "timeline")
-      throw std::invalid_argument("WARPSIM_TRACE_MODE='" + *mode + "': use timeline or counters");
+      throw std::invalid_argument("WARPSIM_TRACE_MODE='" + *mode + "': use timeline, counters or traffic");
   }
   if (auto group = get("WARPSIM_TRACE_METRICS")) {
     try {
@@ -77,6 +88,12 @@ TracerConfig read_tracer_config(const std::function<const char*(const char*)>& g
   if (auto skip = get("WARPSIM_TRACE_LAUNCH_SKIP")) config.launch_skip = parse_count("WARPSIM_TRACE_LAUNCH_SKIP", *skip);
   if (auto count = get("WARPSIM_TRACE_LAUNCH_COUNT"))
     config.launch_count = parse_count("WARPSIM_TRACE_LAUNCH_COUNT", *count);
+  if (auto interval = get("WARPSIM_TRAFFIC_INTERVAL_NS")) {
+    const std::uint64_t value = parse_count("WARPSIM_TRAFFIC_INTERVAL_NS", *interval);
+    if (value == 0 || value > 1'000'000'000)
+      throw std::invalid_argument("WARPSIM_TRAFFIC_INTERVAL_NS='" + *interval + "': use 1 to 1000000000 nanoseconds");
+    config.traffic_interval_ns = value;
+  }
   return config;
 }
 

@@ -1,5 +1,6 @@
 #include "merge_command.h"
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <ostream>
@@ -45,7 +46,11 @@ void run_merge(const MergeOptions& options) {
   const trace::MergeSummary summary = trace::merge_counters(options.timeline, counters, options.output);
   if (!summary.truncation_warning.empty()) std::cerr << "warning: " << summary.truncation_warning << '\n';
   std::cout << options.output << ": " << summary.kernels << " kernels, " << summary.kernels_with_counters
-            << " with counters\n";
+            << " with counters";
+  const bool traffic = std::any_of(summary.counters.begin(), summary.counters.end(),
+                                   [](const trace::CountersMatch& match) { return match.traffic; });
+  if (traffic) std::cout << ", " << summary.kernels_with_traffic_profile << " with a traffic profile";
+  std::cout << '\n';
   for (const trace::CountersMatch& match : summary.counters) print_match(std::cout, match);
 }
 
@@ -54,9 +59,14 @@ void run_merge(const MergeOptions& options) {
 void add_merge_command(CLI::App& app) {
   auto options = std::make_shared<MergeOptions>();
   CLI::App* command =
-      app.add_subcommand("merge", "Give a timeline trace's kernels the counters of counters-mode runs of the same program");
+      app.add_subcommand("merge",
+                         "Give a timeline trace's kernels the counters of counters-mode runs of the same program, and "
+                         "the traffic profiles of a traffic-mode run");
   command->add_option("timeline", options->timeline, "Timeline-mode trace (real times)")->required();
-  command->add_option("counters", options->counters, "Counters-mode traces (e.g. --metrics core and links)")->required();
+  command
+      ->add_option("counters", options->counters,
+                   "Counters-mode traces (e.g. --metrics core and links) and traffic-mode traces")
+      ->required();
   command->add_option("-o,--output", options->output, "Merged trace")->required();
   command->callback([options] { run_merge(*options); });
 }

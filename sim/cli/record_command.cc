@@ -32,6 +32,7 @@ struct RecordOptions {
   std::string kernels;
   std::optional<std::uint64_t> launch_skip;
   std::optional<std::uint64_t> launch_count;
+  std::optional<std::uint64_t> traffic_interval_ns;
   std::string tracer_library;
   bool all = false;
   std::vector<std::string> command;
@@ -82,6 +83,9 @@ void set_env(const char* name, const std::string& value) { setenv(name, value.c_
   if (!o.kernels.empty()) set_env("WARPSIM_TRACE_KERNELS", o.kernels);
   if (o.launch_skip) set_env("WARPSIM_TRACE_LAUNCH_SKIP", std::to_string(*o.launch_skip));
   if (o.launch_count) set_env("WARPSIM_TRACE_LAUNCH_COUNT", std::to_string(*o.launch_count));
+  if (o.traffic_interval_ns) set_env("WARPSIM_TRAFFIC_INTERVAL_NS", std::to_string(*o.traffic_interval_ns));
+  // Traffic mode attributes each PM sample to the one kernel running then: launches must not overlap.
+  if (o.mode == "traffic") set_env("CUDA_LAUNCH_BLOCKING", "1");
   std::vector<char*> argv;
   for (const std::string& arg : o.command) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
@@ -217,8 +221,9 @@ void add_record_command(CLI::App& app, int& exit_status) {
   CLI::Option* mode = command
                           ->add_option("--mode", o->mode,
                                        "timeline: kernels, copies, syncs with real times; counters: per-kernel "
-                                       "hardware counters (kernels replayed)")
-                          ->check(CLI::IsMember({"timeline", "counters"}));
+                                       "hardware counters (kernels replayed); traffic: when in each kernel its "
+                                       "PCIe/NVLink and DRAM bytes moved (PM sampling, kernels serialized)")
+                          ->check(CLI::IsMember({"timeline", "counters", "traffic"}));
   command->add_option("-o,--output", o->output, "Trace file; %p becomes the process id (children get their own)")
       ->capture_default_str();
   command->add_option("--flush-ms", o->flush_ms, "Hand records to the file at least this often (ms)")
@@ -235,6 +240,10 @@ void add_record_command(CLI::App& app, int& exit_status) {
   command->add_option("--kernels", o->kernels, "counters mode: profile kernels whose name matches this regex");
   command->add_option("--launch-skip", o->launch_skip, "counters mode: skip this many matching launches");
   command->add_option("--launch-count", o->launch_count, "counters mode: profile at most this many launches");
+  command
+      ->add_option("--traffic-interval-ns", o->traffic_interval_ns,
+                   "traffic mode: PM sampling interval in ns (default 5000)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000'000}));
   command->add_option("--tracer-lib", o->tracer_library, "Path to libwarpsim_tracer.so");
   command
       ->add_flag("--all", o->all,

@@ -7,8 +7,15 @@
 namespace warpsim::replay {
 namespace {
 
-void add_transfer(OpWork& work, std::size_t from, std::size_t to, std::uint64_t bytes) {
-  if (bytes > 0) work.transfers.push_back({from, to, bytes});
+void add_transfer(OpWork& work, std::size_t from, std::size_t to, std::uint64_t bytes, bool remote = false) {
+  if (bytes > 0) work.transfers.push_back({from, to, bytes, remote});
+}
+
+bool has_remote_and_local(const OpWork& work) {
+  const auto remote = [](const Transfer& t) { return t.remote; };
+  const bool any_remote = std::any_of(work.transfers.begin(), work.transfers.end(), remote);
+  const bool any_local = work.sm_time_s > 0 || !std::all_of(work.transfers.begin(), work.transfers.end(), remote);
+  return any_remote && any_local;
 }
 
 double route_gb_per_s(const Topology& topology, std::size_t from, std::size_t to) {
@@ -74,7 +81,7 @@ std::vector<std::pair<std::size_t, std::size_t>> transfer_routes(const std::vect
 }
 
 OpWork kernel_op_work(const models::KernelPrediction& prediction, const Topology& topology, std::uint32_t gpu,
-                   const std::vector<std::uint32_t>& peers) {
+                      const std::vector<std::uint32_t>& peers, double serial_share) {
   OpWork work;
   work.setup_s = prediction.launch_overhead_s;
   work.sm_vertex = topology.gpu_sm(gpu);
@@ -83,10 +90,11 @@ OpWork kernel_op_work(const models::KernelPrediction& prediction, const Topology
   const std::size_t sm = topology.gpu_sm(gpu);
   add_transfer(work, topology.gpu_memory(gpu), sm, prediction.dram_bytes);
   add_transfer(work, topology.gpu_l2(gpu), sm, prediction.l2_bytes);
-  add_transfer(work, topology.host(), sm, prediction.sysmem_bytes);
+  add_transfer(work, topology.host(), sm, prediction.sysmem_bytes, true);
   for (std::uint32_t peer : peers) {
-    add_transfer(work, topology.gpu_memory(peer), sm, prediction.peer_bytes / peers.size());
+    add_transfer(work, topology.gpu_memory(peer), sm, prediction.peer_bytes / peers.size(), true);
   }
+  if (has_remote_and_local(work)) work.serial_share = std::clamp(serial_share, 0.0, 1.0);
   return work;
 }
 

@@ -18,6 +18,7 @@ namespace warpsim::replay {
 struct Transfer {
   std::size_t from = 0, to = 0;  // topology vertices (SimGrid hosts)
   std::uint64_t bytes = 0;
+  bool remote = false;  // a kernel's access to a peer GPU's or the host's memory
 };
 
 struct OpWork {
@@ -27,15 +28,20 @@ struct OpWork {
   std::uint32_t sms_used = 1;
   std::vector<Transfer> transfers;
   std::optional<std::size_t> copy_engine;  // a copy: the engine it needs (held while it runs)
+  // A kernel's share of its remote and of its local work that did not overlap in time (serial_share, from its
+  // recorded traffic profile): that share of the remote transfers runs alone, then that share of the SM work and local
+  // transfers, after the rest has run together. 0: everything together (no profile: the assumption).
+  double serial_share = 0;
 };
 
 /// The (from, to) vertex pairs the transfers of `work` use, each once: the only routes the replay needs.
 std::vector<std::pair<std::size_t, std::size_t>> transfer_routes(const std::vector<OpWork>& work);
 
 /// A kernel on node GPU `gpu`: the model's SM time and its bytes over DRAM, L2, peers' memory and host memory.
-/// Peer bytes are split evenly over `peers` (the GPUs it can access); none: they are dropped.
+/// Peer bytes are split evenly over `peers` (the GPUs it can access); none: they are dropped. `serial_share` as in
+/// OpWork; it applies only when the kernel has both remote and local work.
 OpWork kernel_op_work(const models::KernelPrediction& prediction, const Topology& topology, std::uint32_t gpu,
-                   const std::vector<std::uint32_t>& peers);
+                      const std::vector<std::uint32_t>& peers, double serial_share = 0);
 
 /// A copy along its route: host (pinned or pageable), a GPU's memory, or two GPUs' memories. A copy between host and
 /// GPU first pays the node's measured fixed cost of a copy in that direction, less the latency its route already adds.

@@ -3,6 +3,7 @@
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
 
+#include <cmath>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -105,17 +106,73 @@ class ReplayState {
     held->release();  // pass it on to the next waiter
   }
 
-  // Waits for every activity; returns the index among the transfers (those after the first `sm_activities`) of the
-  // one that ended last, or -1 when none ended after the SM work. A tie goes to the SM work.
-  static std::int16_t wait_all(std::vector<sg4::ActivityPtr>& activities, std::size_t sm_activities) {
+  // Which of an operation's work a phase runs: all of it, or (a kernel's serial share) its remote transfers alone, or
+  // its SM work and local transfers.
+  enum class Part { kAll, kRemote, kLocal };
+
+  struct Phase {
+    std::vector<sg4::ActivityPtr> activities;
+    std::vector<std::int16_t> transfer_of;  // per activity: its index among the work's transfers, -1 the SM work
+  };
+
+  static std::uint64_t share_of(std::uint64_t bytes, double share) {
+    return share == 1 ? bytes : static_cast<std::uint64_t>(std::llround(static_cast<double>(bytes) * share));
+  }
+
+  Phase start_phase(const OpWork& work, double share, Part part) {
+    Phase phase;
+    if (part != Part::kRemote && work.sm_time_s > 0) {
+      phase.activities.push_back(sg4::Exec::init()
+                                     ->set_flops_amount(units::sm_work_from_seconds(work.sm_time_s * share))
+                                     ->set_host(node_.hosts.at(work.sm_vertex))
+                                     ->set_thread_count(static_cast<int>(work.sms_used))
+                                     ->start());
+      phase.transfer_of.push_back(-1);
+    }
+    for (std::size_t i = 0; i < work.transfers.size(); ++i) {
+      const Transfer& transfer = work.transfers[i];
+      if ((part == Part::kRemote && !transfer.remote) || (part == Part::kLocal && transfer.remote)) continue;
+      const std::uint64_t bytes = share_of(transfer.bytes, share);
+      if (bytes == 0) continue;
+      phase.activities.push_back(
+          sg4::Comm::sendto_async(node_.hosts.at(transfer.from), node_.hosts.at(transfer.to), bytes));
+      phase.transfer_of.push_back(static_cast<std::int16_t>(i));
+    }
+    return phase;
+  }
+
+  // Waits for every activity of the phase; returns the index among the work's transfers of the one that ended last,
+  // or -1 when none ended after the SM work. A tie goes to the SM work (started first).
+  static std::int16_t wait_all(Phase& phase) {
     std::int16_t last = -1;
     double latest = sg4::Engine::get_clock();
-    for (std::size_t i = 0; i < activities.size(); ++i) {
-      activities[i]->wait();
+    for (std::size_t i = 0; i < phase.activities.size(); ++i) {
+      phase.activities[i]->wait();
       const double now = sg4::Engine::get_clock();
       if (now <= latest) continue;
       latest = now;
-      last = i < sm_activities ? -1 : static_cast<std::int16_t>(i - sm_activities);
+      last = phase.transfer_of[i];
+    }
+    return last;
+  }
+
+  // Runs the work after its setup: all of it together, or, for a kernel whose remote and local work partly ran apart
+  // (serial_share), the part that overlapped together, then the rest of the remote transfers, then the rest of the SM
+  // work and local transfers. Returns the last transfer (wait_all) of the last phase.
+  std::int16_t run_work(const OpWork& work) {
+    if (work.serial_share <= 0) {
+      Phase all = start_phase(work, 1, Part::kAll);
+      return wait_all(all);
+    }
+    std::int16_t last = -1;
+    const double together = 1 - work.serial_share;
+    if (together > 0) {
+      Phase overlapped = start_phase(work, together, Part::kAll);
+      last = wait_all(overlapped);
+    }
+    for (Part part : {Part::kRemote, Part::kLocal}) {
+      Phase apart = start_phase(work, work.serial_share, part);
+      if (!apart.activities.empty()) last = wait_all(apart);
     }
     return last;
   }
@@ -128,19 +185,7 @@ class ReplayState {
     // The launch cost is part of a kernel's recorded duration: CUPTI's shortest kernel (empty, one block) lasts it.
     const double start = sg4::Engine::get_clock();
     if (work.setup_s > 0) sg4::this_actor::sleep_for(units::sim_from_seconds(work.setup_s));
-    std::vector<sg4::ActivityPtr> activities;
-    if (work.sm_time_s > 0) {
-      activities.push_back(sg4::Exec::init()
-                               ->set_flops_amount(units::sm_work_from_seconds(work.sm_time_s))
-                               ->set_host(node_.hosts.at(work.sm_vertex))
-                               ->set_thread_count(static_cast<int>(work.sms_used))
-                               ->start());
-    }
-    for (const Transfer& transfer : work.transfers) {
-      activities.push_back(sg4::Comm::sendto_async(node_.hosts.at(transfer.from), node_.hosts.at(transfer.to),
-                                                   transfer.bytes));
-    }
-    const std::int16_t last_transfer = wait_all(activities, work.sm_time_s > 0 ? 1 : 0);
+    const std::int16_t last_transfer = run_work(work);
     if (engine) engine->release();
     feed_.op_ended(op, units::seconds_from_sim(start), units::seconds_from_sim(sg4::Engine::get_clock()),
                    last_transfer);

@@ -21,6 +21,7 @@
 #include "topology.h"
 #include "trace_feed.h"
 #include "trace_reader.h"
+#include "traffic_overlap.h"
 
 namespace warpsim::replay {
 namespace {
@@ -349,8 +350,9 @@ class Simulation : public ReplayListener {
       prediction = model_->predict(models::KernelView::of(launch, recorded_slices), gpu);
     }
     const std::uint16_t bound = bounds_.add(model_bound(prediction, options_.reuse_recorded_kernel_times || !model_));
-    return {kernel_op_work(prediction, topology_, launch.device_id(), peers_[launch.device_id()]), bound,
-            prediction.estimated_without_counters};
+    return {kernel_op_work(prediction, topology_, launch.device_id(), peers_[launch.device_id()],
+                           serial_share(launch.traffic_profile())),
+            bound, prediction.estimated_without_counters};
   }
 
   std::uint64_t at(double seconds) const {

@@ -46,5 +46,31 @@ TEST(RecordCli, TheApplicationsOwnFailureStatusIsKept) {
   EXPECT_EQ(result.exit_status, 7) << result.err;
 }
 
+// What the traced application sees: `env` run as the application, with any regular file as the tracer library (the
+// child only has to start; no trace comes of it here).
+std::string environment_of_application(const std::string& record_options) {
+  const auto dir = testing::fresh_temp_dir();
+  const auto library = dir / "libwarpsim_tracer.so";
+  testing::write_file(library, "not loaded: sh does not use CUDA");
+  const auto env = dir / "env.txt";
+  testing::run_warpsim("record " + record_options + " --tracer-lib " + library.string() + " -o " +
+                           (dir / "app.wstrace").string() + " -- sh -c 'env > " + env.string() + "'",
+                       "unset CUDA_LAUNCH_BLOCKING WARPSIM_TRAFFIC_INTERVAL_NS; ");
+  return "\n" + testing::read_file(env);  // every variable between newlines
+}
+
+// Traffic mode attributes each PM sample to the one kernel then running: the application's launches are serialized.
+TEST(RecordCli, TrafficModeSerializesTheLaunchesAndPassesTheInterval) {
+  const std::string traffic = environment_of_application("--mode traffic --traffic-interval-ns 2000");
+  EXPECT_THAT(traffic, HasSubstr("\nCUDA_LAUNCH_BLOCKING=1\n"));
+  EXPECT_THAT(traffic, HasSubstr("\nWARPSIM_TRACE_MODE=traffic\n"));
+  EXPECT_THAT(traffic, HasSubstr("\nWARPSIM_TRAFFIC_INTERVAL_NS=2000\n"));
+
+  const std::string timeline = environment_of_application("--mode timeline");
+  EXPECT_THAT(timeline, HasSubstr("\nWARPSIM_TRACE_MODE=timeline\n")) << "the application ran";
+  EXPECT_THAT(timeline, ::testing::Not(HasSubstr("CUDA_LAUNCH_BLOCKING")));
+  EXPECT_THAT(timeline, ::testing::Not(HasSubstr("WARPSIM_TRAFFIC_INTERVAL_NS"))) << "the tracer's default applies";
+}
+
 }  // namespace
 }  // namespace warpsim

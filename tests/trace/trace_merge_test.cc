@@ -131,6 +131,122 @@ TEST_F(MergeFixture, SassSummaryOfTheCountersRunFillsTimelineKernelsWithout) {
   EXPECT_EQ(kernels[2].kernel().counters().warp_instructions().total(), 30u);
 }
 
+// A traffic-mode run of the same program: its kernels (serialized, on its own clock) and its PM samples.
+struct TrafficRun {
+  std::vector<Event> events;
+
+  TrafficRun& kernel(std::uint32_t device, const char* name, std::uint64_t correlation, std::uint64_t start) {
+    events.push_back(launch(device, name, correlation, start));  // 100 ns long
+    return *this;
+  }
+  TrafficRun& samples(std::uint32_t device, std::uint64_t start, std::uint64_t step, std::uint64_t count,
+                      std::uint64_t pcie_read, std::uint64_t dram_read) {
+    Event event;
+    event.mutable_traffic_samples()->set_device_id(device);
+    for (std::uint64_t i = 0; i < count; ++i) {
+      TrafficSample* sample = event.mutable_traffic_samples()->add_samples();
+      sample->set_start_ns(start + i * step);
+      sample->set_end_ns(start + (i + 1) * step);
+      sample->set_pcie_read_bytes(pcie_read);
+      sample->set_dram_read_bytes(dram_read);
+    }
+    events.push_back(std::move(event));
+    return *this;
+  }
+  void write(const std::filesystem::path& path) const {
+    TraceHeader header = testing::two_gpu_header();
+    header.set_mode(CAPTURE_MODE_TRAFFIC);
+    testing::write_trace(path, header, events);
+  }
+};
+
+std::vector<float> shares(const google::protobuf::RepeatedField<float>& field) { return {field.begin(), field.end()}; }
+
+TEST_F(MergeFixture, TrafficProfilesLandOnTheSameLaunchAndRawSamplesStayBehind) {
+  // Device 0 ran a at 5000 (PCIe bytes in its first half, DRAM bytes in its second) and b at 6000 (both throughout);
+  // device 1's a has no sample. Samples come in batches between the kernels, as the tracer writes them.
+  const auto traffic = dir / "traffic.wstrace";
+  TrafficRun()
+      .samples(0, 5000, 10, 5, 100, 0)
+      .kernel(0, "a", 701, 5000)
+      .samples(0, 5050, 10, 5, 0, 100)
+      .kernel(0, "b", 702, 6000)
+      .kernel(1, "a", 703, 5000)
+      .samples(0, 6000, 25, 4, 50, 50)
+      .write(traffic);
+  Event stray;  // raw samples in the timeline input too (a traffic trace merged before): none reach the output
+  stray.mutable_traffic_samples()->set_device_id(0);
+  testing::write_trace(timeline, testing::two_gpu_header(),
+                       {launch(0, "b", 12, 2000), launch(0, "a", 11, 1000), launch(1, "a", 13, 1500), stray});
+
+  const MergeSummary summary = merge_counters(timeline, {traffic}, out);
+
+  EXPECT_EQ(summary.kernels, 3u);
+  EXPECT_EQ(summary.kernels_with_traffic_profile, 2u);
+  EXPECT_EQ(summary.kernels_with_counters, 0u);
+  ASSERT_EQ(summary.counters.size(), 1u);
+  EXPECT_TRUE(summary.counters[0].traffic);
+  const auto kernels = kernels_of(out);
+  ASSERT_EQ(kernels.size(), 3u);
+  EXPECT_EQ(kernels[1].kernel().name(), "a");
+  EXPECT_EQ(kernels[1].kernel().start_ns(), 1000u) << "the timeline's times kept";
+  ASSERT_TRUE(kernels[1].kernel().has_traffic_profile());
+  EXPECT_EQ(shares(kernels[1].kernel().traffic_profile().remote_share()),
+            (std::vector<float>{0.2f, 0.2f, 0.2f, 0.2f, 0.2f, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(shares(kernels[1].kernel().traffic_profile().local_share()),
+            (std::vector<float>{0, 0, 0, 0, 0, 0.2f, 0.2f, 0.2f, 0.2f, 0.2f}));
+  ASSERT_TRUE(kernels[0].kernel().has_traffic_profile());
+  for (float share : kernels[0].kernel().traffic_profile().remote_share()) EXPECT_NEAR(share, 0.1, 1e-6);
+  EXPECT_EQ(kernels[0].kernel().traffic_profile().remote_share_size(), 10);
+  EXPECT_FALSE(kernels[2].kernel().has_traffic_profile()) << "device 1 had no samples";
+
+  TraceReader reader(out);
+  Event event;
+  while (reader.next(event)) EXPECT_FALSE(event.has_traffic_samples());
+}
+
+TEST_F(MergeFixture, CountersAndTrafficRunsBothApply) {
+  testing::write_trace(core, testing::two_gpu_header(),
+                       {measured(launch(1, "a", 503, 0), 30), measured(launch(0, "a", 501, 0), 10),
+                        measured(launch(0, "b", 502, 0), 20)});
+  const auto traffic = dir / "traffic.wstrace";
+  TrafficRun()
+      .kernel(0, "a", 701, 5000)
+      .kernel(0, "b", 702, 6000)
+      .kernel(1, "a", 703, 5000)
+      .samples(0, 4000, 100, 30, 10, 10)
+      .samples(1, 5000, 100, 1, 0, 10)
+      .write(traffic);
+
+  const MergeSummary summary = merge_counters(timeline, {core, traffic}, out);
+
+  EXPECT_EQ(summary.kernels_with_counters, 3u);
+  EXPECT_EQ(summary.kernels_with_traffic_profile, 3u);
+  EXPECT_FALSE(summary.counters[0].traffic);
+  EXPECT_TRUE(summary.counters[1].traffic);
+  EXPECT_EQ(summary.counters[1].matched, 3u);
+  for (const Event& kernel : kernels_of(out)) {
+    EXPECT_TRUE(kernel.kernel().has_counters()) << kernel.kernel().name();
+    EXPECT_TRUE(kernel.kernel().has_traffic_profile()) << kernel.kernel().name();
+  }
+  const auto kernels = kernels_of(out);
+  EXPECT_EQ(kernels[2].kernel().counters().warp_instructions().total(), 30u);
+  EXPECT_TRUE(kernels[2].kernel().traffic_profile().remote_share().empty()) << "device 1 moved DRAM bytes only";
+  EXPECT_EQ(kernels[2].kernel().traffic_profile().local_share_size(), 10);
+}
+
+TEST_F(MergeFixture, ATrafficTraceIsNoTimeline) {
+  const auto traffic = dir / "traffic.wstrace";
+  TrafficRun().kernel(0, "a", 701, 5000).kernel(0, "b", 702, 6000).kernel(1, "a", 703, 5000).write(traffic);
+  try {
+    merge_counters(traffic, {timeline}, out);
+    FAIL();
+  } catch (const TraceError& error) {
+    EXPECT_THAT(error.problem(), HasSubstr("a traffic-mode trace"));
+  }
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
 TEST_F(MergeFixture, NoSassSummaryAnywhereLeavesNone) {
   testing::write_trace(core, testing::two_gpu_header(),
                        {measured(launch(1, "a", 503, 0), 30), measured(launch(0, "a", 501, 0), 10),

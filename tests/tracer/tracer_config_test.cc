@@ -24,6 +24,18 @@ TEST(TracerConfig, Defaults) {
   EXPECT_EQ(c.capture_range, CaptureRange::kWhole);
   EXPECT_EQ(c.flush_period_ms, 500u);
   EXPECT_FALSE(c.launch_count.has_value());
+  EXPECT_EQ(c.traffic_interval_ns, 5000u);
+}
+
+TEST(TracerConfig, TrafficModeAndItsSamplingInterval) {
+  const TracerConfig c = read({{"WARPSIM_TRACE_MODE", "traffic"}, {"WARPSIM_TRAFFIC_INTERVAL_NS", "2000"}});
+  EXPECT_EQ(c.mode, TraceMode::kTraffic);
+  EXPECT_EQ(c.traffic_interval_ns, 2000u);
+  EXPECT_EQ(capture_mode(c.mode), CAPTURE_MODE_TRAFFIC);
+  EXPECT_EQ(capture_mode(TraceMode::kTimeline), CAPTURE_MODE_TIMELINE);
+  EXPECT_EQ(capture_mode(TraceMode::kCounters), CAPTURE_MODE_COUNTERS);
+  EXPECT_THROW(read({{"WARPSIM_TRAFFIC_INTERVAL_NS", "5us"}}), std::invalid_argument);
+  EXPECT_THROW(read({{"WARPSIM_TRAFFIC_INTERVAL_NS", "2000000000"}}), std::invalid_argument);
 }
 
 TEST(TracerConfig, ReadsEverySetting) {
@@ -49,7 +61,8 @@ TEST(TracerConfig, BadSettingsNameTheVariable) {
                                                                       {"WARPSIM_TRACE_FLUSH_MS", "fast"},
                                                                       {"WARPSIM_TRACE_CAPTURE_RANGE", "nvtx"},
                                                                       {"WARPSIM_TRACE_KERNELS", "(unclosed"},
-                                                                      {"WARPSIM_TRACE_LAUNCH_SKIP", "-3"}}) {
+                                                                      {"WARPSIM_TRACE_LAUNCH_SKIP", "-3"},
+                                                                      {"WARPSIM_TRAFFIC_INTERVAL_NS", "0"}}) {
     try {
       read({{name, value}});
       ADD_FAILURE() << name << "=" << value << " accepted";

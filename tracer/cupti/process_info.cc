@@ -35,7 +35,7 @@ TraceHeader process_header(TraceMode mode) {
   const auto now = std::chrono::system_clock::now().time_since_epoch();
   header.set_start_time_unix_ns(static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()));
   header.set_process_id(static_cast<std::uint32_t>(getpid()));
-  header.set_mode(mode == TraceMode::kCounters ? CAPTURE_MODE_COUNTERS : CAPTURE_MODE_TIMELINE);
+  header.set_mode(capture_mode(mode));
   return header;
 }
 

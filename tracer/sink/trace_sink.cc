@@ -65,6 +65,14 @@ void TraceSink::consume(const std::vector<Activity>& batch) {
   write_locked(events);
 }
 
+void TraceSink::add_traffic_samples(TrafficSamples samples) {
+  if (samples.samples().empty()) return;
+  std::vector<Event> events(1);
+  *events.front().mutable_traffic_samples() = std::move(samples);
+  const std::lock_guard lock(mutex_);
+  write_locked(events);
+}
+
 // Topology records feed the header; everything else becomes at most one event.
 void TraceSink::take(const Activity& activity, std::vector<Event>& events) {
   auto keep = [&](std::optional<Event> event, const char* why_not) {

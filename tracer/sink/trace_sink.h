@@ -58,6 +58,8 @@ class TraceSink {
 
   /// Turns one CUPTI buffer's worth of activity into events, writes and flushes them.
   void consume(const std::vector<Activity>& batch);
+  /// Writes one batch of a device's PM samples (traffic mode) as one event; an empty batch writes nothing.
+  void add_traffic_samples(TrafficSamples samples);
   /// Writes the ranges still open and closes the trace (creating it, header only, if nothing came). Idempotent.
   void close();
 

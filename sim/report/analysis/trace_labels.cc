@@ -17,6 +17,7 @@ std::string capture_mode_label(CaptureMode mode) {
   switch (mode) {
     case CAPTURE_MODE_TIMELINE: return "timeline";
     case CAPTURE_MODE_COUNTERS: return "counters";
+    case CAPTURE_MODE_TRAFFIC: return "traffic";
     case CAPTURE_MODE_SIMULATED: return "simulated";
     case CAPTURE_MODE_SYNTHETIC: return "synthetic";
     default: return "unspecified";

@@ -30,7 +30,8 @@ class SummaryBuilder {
         break;
       case Event::kHostThread: ++summary_.host_threads; break;
       case Event::kStream: ++summary_.streams; break;
-      case Event::KIND_NOT_SET: break;  // the reader refuses these
+      case Event::kTrafficSamples: break;  // raw PM samples of a traffic run: not operations
+      case Event::KIND_NOT_SET: break;     // the reader refuses these
     }
   }
 

@@ -214,6 +214,31 @@ TEST(ReplayEngine, KernelLastsAsLongAsItsSlowestResource) {
   EXPECT_NEAR(duration(timings, 1), 2e-3, 2e-6);
 }
 
+// A kernel that reads host memory beside its own: 2 ms of PCIe reads and 1 ms of SM work. Interleaved (serial share 0)
+// they overlap: 2 ms. Read by the first blocks (batch: serial share 1) the remote phase comes first, the local after:
+// 3 ms. Half apart: 1 ms together (half of each), then 1 ms of remote, then 0.5 ms of SM work: 2.5 ms.
+TEST(ReplayEngine, AKernelsRemoteAndLocalWorkRunApartByItsSerialShare) {
+  const double pcie = 55 * kGB;  // bytes per second; no latency, so that each phase's time is exact
+  const Topology topology = Topology::from_platform(testing::pcie_node(1, 55, 0));
+  Scenario scenario;
+  OpWork kernel;
+  kernel.sm_vertex = topology.gpu_sm(0);
+  kernel.sm_time_s = 1e-3;
+  kernel.sms_used = 132;
+  kernel.transfers.push_back({topology.host(), topology.gpu_sm(0), static_cast<std::uint64_t>(2e-3 * pcie), true});
+  for (double serial : {0.0, 1.0, 0.5}) {
+    OpWork op = kernel;
+    op.serial_share = serial;
+    scenario.add(op, 0);
+  }
+  const ReplayTimings timings = scenario.run(topology);
+  EXPECT_NEAR(duration(timings, 0), 2e-3, 2e-5);
+  EXPECT_NEAR(duration(timings, 1), 3e-3, 3e-5);
+  EXPECT_NEAR(duration(timings, 2), 2.5e-3, 3e-5);
+  EXPECT_EQ(timings.op_last_transfer[0], 0) << "the host memory ends last";
+  EXPECT_EQ(timings.op_last_transfer[1], -1) << "the SM work, run after the remote phase, ends last";
+}
+
 TEST(ReplayEngine, SmallKernelsShareAGpuWithoutSlowingEachOther) {
   const Topology topology = Topology::from_platform(testing::pcie_node(1));
   Scenario scenario;

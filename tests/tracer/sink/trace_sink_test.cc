@@ -282,5 +282,38 @@ TEST(TraceSink, CopiesAndMemsetsKeepWhetherAnAsyncCallIssuedThem) {
   EXPECT_FALSE(events[1].memset().asynchronous());
 }
 
+// Traffic mode's samples are one event per batch, held like every event until the driver's devices make the header.
+TEST(TraceSink, TrafficSamplesAreOneEventPerBatchAndWaitForTheDriversDevices) {
+  const auto path = (testing::fresh_temp_dir() / "t.wstrace").string();
+  Captured log;
+  TraceSink sink(path, base_header(), log.sink());
+  sink.wait_for_driver_devices();
+  sink.consume({device(0)});
+  TrafficSamples batch;
+  batch.set_device_id(0);
+  for (std::uint64_t start : {1000u, 6000u}) {
+    TrafficSample* sample = batch.add_samples();
+    sample->set_start_ns(start);
+    sample->set_end_ns(start + 5000);
+    sample->set_pcie_read_bytes(start * 2);
+  }
+  sink.add_traffic_samples(batch);
+  sink.add_traffic_samples(TrafficSamples());  // an empty batch: no event
+  EXPECT_TRUE(leftover_temporaries(path, ::getpid()).empty()) << "nothing written before the driver's devices";
+  DriverDeviceInfo info;
+  info.ordinal = 0;
+  sink.add_driver_devices({info});
+  sink.close();
+  const std::vector<Event> events = read_events(path);
+  ASSERT_EQ(events.size(), 1u);
+  ASSERT_TRUE(events[0].has_traffic_samples());
+  EXPECT_EQ(events[0].traffic_samples().device_id(), 0u);
+  ASSERT_EQ(events[0].traffic_samples().samples_size(), 2);
+  EXPECT_EQ(events[0].traffic_samples().samples(1).start_ns(), 6000u);
+  EXPECT_EQ(events[0].traffic_samples().samples(1).pcie_read_bytes(), 12000u);
+  EXPECT_FALSE(events[0].traffic_samples().samples(1).has_dram_read_bytes());
+  EXPECT_TRUE(log.warnings.empty());
+}
+
 }  // namespace
 }  // namespace warpsim::tracer
