@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,21 @@ inline long arg_long(int argc, char** argv, const char* name, long fallback) {
     if (*rest == '\0' && i + 1 < argc) return std::strtol(argv[i + 1], nullptr, 10);
   }
   return fallback;
+}
+
+/// The first "--name" of argv (before any "=value") that is not in `known`, "help" included (callers print their usage
+/// for it); nullopt when every option is known. ws::arg_* ignore unknown options: a typo should not silently run
+/// another experiment than intended.
+inline std::optional<std::string> first_unknown_option(int argc, char** argv,
+                                                       std::initializer_list<const char*> known) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--", 2) != 0) continue;
+    std::string name(argv[i] + 2, std::strcspn(argv[i] + 2, "="));
+    bool found = false;
+    for (const char* k : known) found = found || name == k;
+    if (!found) return name;
+  }
+  return std::nullopt;
 }
 
 inline std::string arg_string(int argc, char** argv, const char* name, const char* fallback) {

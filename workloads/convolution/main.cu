@@ -48,20 +48,15 @@ void print_usage() {
   std::exit(kExitUsage);
 }
 
-/// ws::arg_* silently ignore unknown options; a typo should not run a different experiment than intended.
+/// Exits with the usage on --help, or with an error naming the first unknown option.
 void reject_unknown_options(int argc, char** argv) {
-  static const char* const known[] = {"filter", "width", "height", "gpus", "filter-placement", "cached", "repeat"};
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--", 2) != 0) continue;
-    const std::string name(argv[i] + 2, std::strcspn(argv[i] + 2, "="));
-    if (name == "help") {
-      print_usage();
-      std::exit(0);
-    }
-    bool found = false;
-    for (const char* k : known) found = found || name == k;
-    if (!found) usage_error("unknown option --" + name);
+  const std::optional<std::string> name = ws::first_unknown_option(argc, argv, {"filter", "width", "height", "gpus", "filter-placement", "cached", "repeat"});
+  if (!name) return;
+  if (*name == "help") {
+    print_usage();
+    std::exit(0);
   }
+  usage_error("unknown option --" + *name);
 }
 
 int int_option(int argc, char** argv, const char* name, long fallback, long lo, long hi) {

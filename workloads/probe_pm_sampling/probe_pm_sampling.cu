@@ -90,20 +90,15 @@ void print_usage() {
   std::exit(kExitUsage);
 }
 
-/// ws::arg_* silently ignore unknown options; a typo should not run a different experiment than intended.
+/// Exits with the usage on --help, or with an error naming the first unknown option.
 void reject_unknown_options(int argc, char** argv) {
-  static const char* const known[] = {"device",       "interval-ns",   "metrics", "percent",
-                                      "elements-mib", "hw-buffer-mib", "peer",    "chip"};
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--", 2) != 0) continue;
-    const std::string name(argv[i] + 2, std::strcspn(argv[i] + 2, "="));
-    if (name == "help") {
-      print_usage();
-      std::exit(0);
-    }
-    if (std::none_of(std::begin(known), std::end(known), [&](const char* k) { return name == k; }))
-      usage_error("unknown option --" + name);
+  const std::optional<std::string> name = ws::first_unknown_option(argc, argv, {"device", "interval-ns", "metrics", "percent", "elements-mib", "hw-buffer-mib", "peer", "chip"});
+  if (!name) return;
+  if (*name == "help") {
+    print_usage();
+    std::exit(0);
   }
+  usage_error("unknown option --" + *name);
 }
 
 std::vector<std::string> split_commas(const std::string& text) {

@@ -66,21 +66,15 @@ void print_usage() {
   std::exit(kExitUnavailable);
 }
 
-/// ws::arg_* silently ignore unknown options; a typo should not run a different experiment than intended.
+/// Exits with the usage on --help, or with an error naming the first unknown option.
 void reject_unknown_options(int argc, char** argv) {
-  static const char* const known[] = {"elements",   "flops",     "remote-pct", "pattern", "occupancy-smem",
-                                      "local-gpu", "remote-gpu", "remote",     "repeat",  "sweep"};
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--", 2) != 0) continue;
-    const std::string name(argv[i] + 2, std::strcspn(argv[i] + 2, "="));
-    if (name == "help") {
-      print_usage();
-      std::exit(0);
-    }
-    bool found = false;
-    for (const char* k : known) found = found || name == k;
-    if (!found) usage_error("unknown option --" + name);
+  const std::optional<std::string> name = ws::first_unknown_option(argc, argv, {"elements", "flops", "remote-pct", "pattern", "occupancy-smem", "local-gpu", "remote-gpu", "remote", "repeat", "sweep"});
+  if (!name) return;
+  if (*name == "help") {
+    print_usage();
+    std::exit(0);
   }
+  usage_error("unknown option --" + *name);
 }
 
 /// "--name" or "--name=1" (ws::arg_long would read the next option as the flag's value).
