@@ -81,7 +81,8 @@ std::vector<std::pair<std::size_t, std::size_t>> transfer_routes(const std::vect
 }
 
 OpWork kernel_op_work(const models::KernelPrediction& prediction, const Topology& topology, std::uint32_t gpu,
-                      const std::vector<std::uint32_t>& peers, double serial_share) {
+                      const std::vector<std::uint32_t>& peers, double serial_share,
+                      std::optional<double> local_sm_time_s) {
   OpWork work;
   work.setup_s = prediction.launch_overhead_s;
   work.sm_vertex = topology.gpu_sm(gpu);
@@ -94,7 +95,9 @@ OpWork kernel_op_work(const models::KernelPrediction& prediction, const Topology
   for (std::uint32_t peer : peers) {
     add_transfer(work, topology.gpu_memory(peer), sm, prediction.peer_bytes / peers.size(), true);
   }
-  if (has_remote_and_local(work)) work.serial_share = std::clamp(serial_share, 0.0, 1.0);
+  if (!has_remote_and_local(work)) return work;
+  work.serial_share = std::clamp(serial_share, 0.0, 1.0);
+  if (local_sm_time_s) work.local_sm_time_s = std::min(*local_sm_time_s, work.sm_time_s);
   return work;
 }
 

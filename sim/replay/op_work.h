@@ -32,16 +32,22 @@ struct OpWork {
   // recorded traffic profile): that share of the remote transfers runs alone, then that share of the SM work and local
   // transfers, after the rest has run together. 0: everything together (no profile: the assumption).
   double serial_share = 0;
+  // The SM time of the kernel's local work alone (the model's time for its view without remote traffic), which the
+  // serial share's local phase runs: the whole kernel's sm_time_s also waits on its remote loads, which the remote
+  // phase's transfers already take. Unset: sm_time_s.
+  std::optional<double> local_sm_time_s;
 };
 
 /// The (from, to) vertex pairs the transfers of `work` use, each once: the only routes the replay needs.
 std::vector<std::pair<std::size_t, std::size_t>> transfer_routes(const std::vector<OpWork>& work);
 
 /// A kernel on node GPU `gpu`: the model's SM time and its bytes over DRAM, L2, peers' memory and host memory.
-/// Peer bytes are split evenly over `peers` (the GPUs it can access); none: they are dropped. `serial_share` as in
-/// OpWork; it applies only when the kernel has both remote and local work.
+/// Peer bytes are split evenly over `peers` (the GPUs it can access); none: they are dropped. `serial_share` and
+/// `local_sm_time_s` (default: the prediction's SM time) as in OpWork; they apply only when the kernel has both remote
+/// and local work.
 OpWork kernel_op_work(const models::KernelPrediction& prediction, const Topology& topology, std::uint32_t gpu,
-                      const std::vector<std::uint32_t>& peers, double serial_share = 0);
+                      const std::vector<std::uint32_t>& peers, double serial_share = 0,
+                      std::optional<double> local_sm_time_s = std::nullopt);
 
 /// A copy along its route: host (pinned or pageable), a GPU's memory, or two GPUs' memories. A copy between host and
 /// GPU first pays the node's measured fixed cost of a copy in that direction, less the latency its route already adds.

@@ -121,9 +121,11 @@ class ReplayState {
 
   Phase start_phase(const OpWork& work, double share, Part part) {
     Phase phase;
-    if (part != Part::kRemote && work.sm_time_s > 0) {
+    // The local phase runs the SM time of the local work alone (OpWork::local_sm_time_s).
+    const double sm_time_s = part == Part::kLocal ? work.local_sm_time_s.value_or(work.sm_time_s) : work.sm_time_s;
+    if (part != Part::kRemote && sm_time_s > 0) {
       phase.activities.push_back(sg4::Exec::init()
-                                     ->set_flops_amount(units::sm_work_from_seconds(work.sm_time_s * share))
+                                     ->set_flops_amount(units::sm_work_from_seconds(sm_time_s * share))
                                      ->set_host(node_.hosts.at(work.sm_vertex))
                                      ->set_thread_count(static_cast<int>(work.sms_used))
                                      ->start());

@@ -341,18 +341,22 @@ class Simulation : public ReplayListener {
     if (!event.has_kernel()) return {};
     const KernelLaunch& launch = event.kernel();
     const platform::GpuSpec& gpu = platform_.gpus[launch.device_id()];
+    const double serial = serial_share(launch.traffic_profile());
     models::KernelPrediction prediction;
+    std::optional<double> local_sm_time_s;
     if (options_.reuse_recorded_kernel_times || !model_) {
       prediction = recorded_time(launch, gpu);
     } else {
       const auto slices = recorded_l2_slices_.find(launch.device_id());
       const std::uint32_t recorded_slices = slices == recorded_l2_slices_.end() ? 0 : slices->second;
-      prediction = model_->predict(models::KernelView::of(launch, recorded_slices), gpu);
+      const models::KernelView view = models::KernelView::of(launch, recorded_slices);
+      prediction = model_->predict(view, gpu);
+      if (serial > 0) local_sm_time_s = model_->predict(view.without_remote_traffic(), gpu).sm_time_s;
     }
     const std::uint16_t bound = bounds_.add(model_bound(prediction, options_.reuse_recorded_kernel_times || !model_));
-    return {kernel_op_work(prediction, topology_, launch.device_id(), peers_[launch.device_id()],
-                           serial_share(launch.traffic_profile())),
-            bound, prediction.estimated_without_counters};
+    return {
+        kernel_op_work(prediction, topology_, launch.device_id(), peers_[launch.device_id()], serial, local_sm_time_s),
+        bound, prediction.estimated_without_counters};
   }
 
   std::uint64_t at(double seconds) const {

@@ -18,4 +18,16 @@ KernelView KernelView::of(const KernelLaunch& launch, uint32_t recorded_l2_slice
   return KernelView(std::move(copy), recorded_l2_slices);
 }
 
+KernelView KernelView::without_remote_traffic() const {
+  KernelView local = *this;
+  if (!local.launch_.has_counters()) return local;
+  MemoryTraffic& memory = *local.launch_.mutable_counters()->mutable_memory();
+  memory.clear_l2_peer_sectors();
+  memory.clear_nvlink_rx_bytes();
+  memory.clear_nvlink_tx_bytes();
+  memory.clear_pcie_read_bytes();
+  memory.clear_pcie_write_bytes();
+  return local;
+}
+
 }  // namespace warpsim::models

@@ -18,6 +18,11 @@ class KernelView {
   /// `recorded_l2_slices`: the L2 slices of the GPU the counters were recorded on, whose busiest-slice counters they
   /// are (0: unknown, taken as the target GPU's).
   static KernelView of(const KernelLaunch& launch, uint32_t recorded_l2_slices = 0);
+  /// The same launch with its remote traffic taken out (the peer aperture's sectors, NVLink's and PCIe's bytes): what
+  /// the kernel's SMs do with its local data alone. The replay runs a kernel's remote and local work apart when its
+  /// traffic profile says they ran apart (traffic_overlap.h); its local phase is this view's time, since a model's
+  /// time for the whole kernel already waits on its remote loads.
+  KernelView without_remote_traffic() const;
   const KernelLaunch& launch() const { return launch_; }
   uint32_t recorded_l2_slices() const { return recorded_l2_slices_; }
   /// Whether the launch has the counters a model's equations need: its instruction mix (warp instructions or pipes).

@@ -187,13 +187,14 @@ std::array<NamedLevel, 9> levels(const KernelTuple& k, const GpuTuple& gpu, cons
         concurrency_bandwidth(k, gpu,
                               {gpu.dram_concurrency, t.dram_read_bytes, gpu.memory.dram, k.hits.dram, dram_write_share},
                               warps_gpu, dram_waited_reads, sm_idle)}},
-      // A peer's reads: the local writes of a copy from it do not slow them (microbench_dram_inflight --peer 1). They
-      // are taken as whole warps' (a partitioned array's remote blocks, remote_access): share 1, each such warp's
-      // groups all remote, where the hit share would credit every warp with a remote warp's lines.
+      // A peer's reads: the local writes of a copy from it do not slow them (microbench_dram_inflight --peer 1). A
+      // warp that reads remotely waits a peer round trip, longer than a local warp's, so it holds its slot longer and
+      // remote warps hold more of the slots than their share of the warps: Little's law over the warp's path
+      // (lines_held_per_warp) gives their lines, up to a whole warp's group for each (share: the peer's hit fraction).
       {"peer concurrency",
        {&MemoryLatencies::peer, peer_reads,
-        concurrency_bandwidth(k, gpu, {gpu.peer_concurrency, t.peer_read_bytes, gpu.memory.peer, 1, 0}, warps_gpu,
-                              peer_reads, sm_idle)}},
+        concurrency_bandwidth(k, gpu, {gpu.peer_concurrency, t.peer_read_bytes, gpu.memory.peer, k.hits.peer, 0},
+                              warps_gpu, peer_reads, sm_idle)}},
   }};
 }
 

@@ -239,6 +239,44 @@ TEST(ReplayEngine, AKernelsRemoteAndLocalWorkRunApartByItsSerialShare) {
   EXPECT_EQ(timings.op_last_transfer[1], -1) << "the SM work, run after the remote phase, ends last";
 }
 
+// The local phase of a kernel run apart runs the SM time of its local work alone (the model's time for the kernel
+// without its remote loads), not the whole kernel's, which already waits on them: 2 ms of remote reads, then 0.4 ms.
+TEST(ReplayEngine, AKernelsLocalPhaseRunsItsLocalSmTime) {
+  const double pcie = 55 * kGB;
+  const Topology topology = Topology::from_platform(testing::pcie_node(1, 55, 0));
+  Scenario scenario;
+  OpWork kernel;
+  kernel.sm_vertex = topology.gpu_sm(0);
+  kernel.sm_time_s = 1e-3;
+  kernel.local_sm_time_s = 0.4e-3;
+  kernel.sms_used = 132;
+  kernel.serial_share = 1;
+  kernel.transfers.push_back({topology.host(), topology.gpu_sm(0), static_cast<std::uint64_t>(2e-3 * pcie), true});
+  scenario.add(kernel, 0);
+  kernel.serial_share = 0;  // together: the whole kernel's SM time beside the reads
+  scenario.add(kernel, 0);
+  const ReplayTimings timings = scenario.run(topology);
+  EXPECT_NEAR(duration(timings, 0), 2.4e-3, 3e-5);
+  EXPECT_NEAR(duration(timings, 1), 2e-3, 2e-5);
+}
+
+// A kernel's local SM time applies only where it has remote and local work to run apart, and never exceeds the whole
+// kernel's SM time (its local part cannot take longer than all of it).
+TEST(KernelOpWork, KeepsALocalSmTimeOnlyForAKernelWithRemoteAndLocalWork) {
+  const Topology topology = Topology::from_platform(testing::pcie_node(1));
+  models::KernelPrediction kernel;
+  kernel.sm_time_s = 1e-3;
+  kernel.dram_bytes = 1'000'000;
+  const OpWork local_only = kernel_op_work(kernel, topology, 0, {}, 1, 0.4e-3);
+  EXPECT_EQ(local_only.serial_share, 0);
+  EXPECT_FALSE(local_only.local_sm_time_s);
+  kernel.sysmem_bytes = 1'000'000;
+  const OpWork both = kernel_op_work(kernel, topology, 0, {}, 1, 0.4e-3);
+  EXPECT_EQ(both.serial_share, 1);
+  EXPECT_DOUBLE_EQ(both.local_sm_time_s.value_or(0), 0.4e-3);
+  EXPECT_DOUBLE_EQ(kernel_op_work(kernel, topology, 0, {}, 1, 2e-3).local_sm_time_s.value_or(0), 1e-3);
+}
+
 TEST(ReplayEngine, SmallKernelsShareAGpuWithoutSlowingEachOther) {
   const Topology topology = Topology::from_platform(testing::pcie_node(1));
   Scenario scenario;

@@ -40,5 +40,27 @@ TEST(KernelView, LaunchesDoingTheSameWorkGiveEqualViews) {
   EXPECT_NE(KernelView::of(a).launch().SerializeAsString(), KernelView::of(b).launch().SerializeAsString());
 }
 
+// The local part of a kernel that also reads a peer GPU's or the host's memory: the same view without its remote
+// traffic, its own memory's untouched.
+TEST(KernelView, WithoutRemoteTrafficKeepsTheLocalBytes) {
+  KernelLaunch k = testing::fma_kernel(10, 64, 3);
+  MemoryTraffic& memory = *k.mutable_counters()->mutable_memory();
+  memory.set_dram_read_bytes(4096);
+  memory.set_l2_peer_sectors(64);
+  memory.set_nvlink_rx_bytes(2304);
+  memory.set_nvlink_tx_bytes(128);
+  memory.set_pcie_read_bytes(1024);
+  memory.set_pcie_write_bytes(512);
+  const KernelView local = KernelView::of(k).without_remote_traffic();
+  const MemoryTraffic& kept = local.launch().counters().memory();
+  EXPECT_FALSE(kept.has_l2_peer_sectors());
+  EXPECT_FALSE(kept.has_nvlink_rx_bytes());
+  EXPECT_FALSE(kept.has_nvlink_tx_bytes());
+  EXPECT_FALSE(kept.has_pcie_read_bytes());
+  EXPECT_FALSE(kept.has_pcie_write_bytes());
+  EXPECT_EQ(kept.dram_read_bytes(), 4096u);
+  EXPECT_EQ(local.launch().counters().pipes().fma(), 30u);
+}
+
 }  // namespace
 }  // namespace warpsim::models

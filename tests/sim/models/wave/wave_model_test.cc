@@ -227,6 +227,37 @@ TEST(WaveModel, WarpsHoldTheirDramLinesForTheLatencyNotTheirGroupsMeanLines) {
   EXPECT_LT(p.sm_time_s, (1ull << 30) / 100e9);  // more than half a line a warp
 }
 
+// A quarter of the warps read a peer GPU's memory (whole remote blocks, as remote_access's spread placement), the rest
+// their own DRAM, one line each. A remote warp waits a peer round trip, far longer than a local warp's DRAM one, so
+// it holds its slot longer: by Little's law the remote warps hold more of the slots than a quarter, and keep more
+// peer lines in flight than the quarter of a line a warp the groups' mean gives (2 an SM, the grid's first row).
+TEST(WaveModel, RemoteWarpsHoldTheirSlotsForThePeersRoundTrip) {
+  constexpr uint64_t kBlocks = 132 * 1000;
+  constexpr uint64_t kWarps = kBlocks * 8;
+  constexpr double kPeerBytes = kWarps / 4 * 128.0;
+  KernelLaunch k = testing::fma_kernel(kBlocks, 256, 1);
+  k.mutable_counters()->mutable_warp_instructions()->set_global_ld(kWarps);
+  MemoryTraffic& m = *k.mutable_counters()->mutable_memory();
+  m.set_dram_read_bytes(kWarps * 3 / 4 * 128);
+  m.set_l2_read_sectors(kWarps * 3 / 4 * 4);
+  m.set_l2_hit_rate_pct(0);
+  m.set_nvlink_rx_bytes(static_cast<uint64_t>(kPeerBytes * 1.128));  // the link's protocol (kernel_work.h)
+  platform::GpuSpec gpu = one_block_per_sm();
+  gpu.mutable_sm()->mutable_latency_cycles()->set_peer(2088);
+  platform::DramConcurrency& grid = *gpu.mutable_memory()->mutable_peer_concurrency();
+  grid.add_loads_per_warp(1);
+  for (const auto& [lines, gb_per_s] : {std::pair{2, 1.0}, std::pair{8, 4.0}}) {
+    platform::DramConcurrencyRow& row = *grid.add_rows();
+    row.set_warps_per_sm(lines);
+    row.add_read_gb_per_s(gb_per_s);
+    row.add_copy_read_gb_per_s(gb_per_s);
+  }
+  const KernelPrediction p = predict_blocks(k, gpu);
+  EXPECT_EQ(p.limiter, "peer concurrency");
+  EXPECT_LT(p.sm_time_s, 0.8 * kPeerBytes / 1e9);  // more than the groups' 2 lines an SM
+  EXPECT_GT(p.sm_time_s, kPeerBytes / 4e9);        // fewer than a line a warp
+}
+
 TEST(WaveModel, RegisteredAsWave) {
   const std::unique_ptr<KernelModel> model = make_model("wave");
   EXPECT_EQ(model->name(), "wave");
