@@ -28,6 +28,7 @@ void check_residency(const SmSpec& sm, const FieldPath& at, IssueList& issues) {
       {"l1_scattered_lines_per_cycle", sm.l1_scattered_lines_per_cycle()},
   };
   for (const auto& [name, value] : limits) issues.positive(at.then(name), value);
+  issues.non_negative(at.then("adu_warp_instructions_per_cycle"), sm.adu_warp_instructions_per_cycle());
   if (sm.max_shared_memory_per_block_bytes() > sm.shared_memory_bytes()) {
     issues.add(at.then("max_shared_memory_per_block_bytes"),
                "is larger than shared_memory_bytes (" + std::to_string(sm.shared_memory_bytes()) + ")");
@@ -58,6 +59,7 @@ void check_latencies(const Latencies& latency, const FieldPath& at, IssueList& i
                                                 {"shared", latency.shared()}, {"l1_hit", latency.l1_hit()},
                                                 {"l2_hit", latency.l2_hit()}, {"dram", latency.dram()}};
   for (const auto& [name, value] : all) issues.positive(at.then(name), value);
+  issues.non_negative(at.then("host"), latency.host());
   issues.non_negative(at.then("peer"), latency.peer());  // 0: unmeasured
 }
 

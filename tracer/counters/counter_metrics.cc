@@ -51,6 +51,7 @@ const std::vector<Metric>& core_metrics() {
       PIPE("fma", fma), PIPE("alu", alu), PIPE("fp64", fp64), PIPE("lsu", lsu), PIPE("xu", xu), PIPE("cbu", cbu),
       PIPE("tensor", tensor), PIPE("uniform", uniform), PIPE("tma", tma), PIPE("tensor_op_hmma", tensor_hmma),
       PIPE("tensor_op_imma", tensor_imma), PIPE("tensor_op_dmma", tensor_dmma), PIPE("tensor_op_gmma", tensor_gmma),
+      PIPE("adu", adu),
       MEMORY("l1tex__t_bytes.sum", l1_bytes), MEMORY("l1tex__t_sectors.sum", l1_sectors),
       MEMORY_PCT("l1tex__t_sector_hit_rate.pct", l1_hit_rate_pct),
       MEMORY("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", shared_wavefronts),

@@ -41,6 +41,23 @@ static __global__ void read_to_evict(const float* __restrict__ p, size_t n, floa
   if (s == -1.f) *sink = s;
 }
 
+/// Sets `n` floats of `p` to `value` (a grid-stride loop): a microbenchmark's input, or its output before a run.
+static __global__ void fill_floats(float* p, size_t n, float value) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x)
+    p[i] = value;
+}
+
+/// Whether the first, middle and last of `n` device floats hold `value`: a copy's spot check.
+inline bool floats_hold(const float* p, size_t n, float value) {
+  for (size_t i : {size_t{0}, n / 2, n - 1}) {
+    float got = 0;
+    WS_CHECK(cudaMemcpy(&got, &p[i], sizeof got, cudaMemcpyDeviceToHost));
+    if (got != value) return false;
+  }
+  return true;
+}
+
 /// The middle value (the upper one of an even count).
 inline float median(std::vector<float> values) {
   std::sort(values.begin(), values.end());

@@ -47,13 +47,6 @@ __global__ void __launch_bounds__(kThreads)
   for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n; i += stride) out[i] = in[i];
 }
 
-__global__ void fill(float* p, size_t n, float value) {
-  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
-    p[i] = value;
-  }
-}
-
 // Dynamic shared memory that leaves exactly `resident` 256-thread blocks on an SM (checked by the occupancy API);
 // 0 when none does.
 size_t shared_for_residency(const cudaDeviceProp& prop, int resident, const void* kernel) {
@@ -72,15 +65,6 @@ void report(const char* kind, unsigned blocks, float ms, double bytes) {
   std::printf("blocks %s grid %u %.1f %.3f %.0f\n", kind, blocks, ms * 1e3, ms * 1e6 / blocks, bytes / (ms * 1e6));
 }
 
-bool copied(const float* out, size_t n) {
-  for (size_t i : {size_t{0}, n / 2, n - 1}) {
-    float got = 0;
-    WS_CHECK(cudaMemcpy(&got, &out[i], sizeof got, cudaMemcpyDeviceToHost));
-    if (got != 1.f) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -91,7 +75,7 @@ int main(int argc, char** argv) {
   float *in = nullptr, *out = nullptr;
   WS_CHECK(cudaMalloc(&in, max_n * sizeof(float)));
   WS_CHECK(cudaMalloc(&out, max_n * sizeof(float)));
-  fill<<<wave, kThreads>>>(in, max_n, 1.f);
+  ws::fill_floats<<<wave, kThreads>>>(in, max_n, 1.f);
   WS_CHECK(cudaDeviceSynchronize());
   std::printf("device %s sms %d one_wave_blocks %u\n", prop.name, prop.multiProcessorCount, wave);
   bool ok = true;
@@ -101,10 +85,10 @@ int main(int argc, char** argv) {
     report("empty", blocks, ws::median_launch_ms([&] { empty_block<<<blocks, kThreads>>>(); }, repeat), 0);
     report("load", blocks, ws::median_launch_ms([&] { load_block<<<blocks, kThreads>>>(in, out); }, repeat),
            n * sizeof(float));
-    fill<<<wave, kThreads>>>(out, n, -1.f);
+    ws::fill_floats<<<wave, kThreads>>>(out, n, -1.f);
     report("copy", blocks, ws::median_launch_ms([&] { copy_block<<<blocks, kThreads>>>(in, out); }, repeat),
            2.0 * n * sizeof(float));
-    if (!copied(out, n)) {
+    if (!ws::floats_hold(out, n, 1.f)) {
       ok = false;
       detail += " copy_" + std::to_string(blocks) + "_wrong";
     }
@@ -133,19 +117,19 @@ int main(int argc, char** argv) {
     const size_t copy_shared = shared_for_residency(prop, resident, reinterpret_cast<const void*>(copy_block));
     char kind[32];
     std::snprintf(kind, sizeof kind, "copy_res%d", resident);
-    fill<<<wave, kThreads>>>(out, max_n, -1.f);
+    ws::fill_floats<<<wave, kThreads>>>(out, max_n, -1.f);
     report(kind, kMaxBlocks,
            ws::median_launch_ms([&] { copy_block<<<kMaxBlocks, kThreads, copy_shared>>>(in, out); }, repeat),
            2.0 * max_n * sizeof(float));
-    if (copy_shared == 0 || !copied(out, max_n)) {
+    if (copy_shared == 0 || !ws::floats_hold(out, max_n, 1.f)) {
       ok = false;
       detail += " copy_res" + std::to_string(resident) + "_wrong";
     }
   }
-  fill<<<wave, kThreads>>>(out, max_n, -1.f);
+  ws::fill_floats<<<wave, kThreads>>>(out, max_n, -1.f);
   report("copy_stride", wave, ws::median_launch_ms([&] { copy_stride<<<wave, kThreads>>>(in, out, max_n); }, repeat),
          2.0 * max_n * sizeof(float));
-  if (!copied(out, max_n)) {
+  if (!ws::floats_hold(out, max_n, 1.f)) {
     ok = false;
     detail += " copy_stride_wrong";
   }

@@ -12,16 +12,22 @@
 // workloads/remote_access does); copies write to GPU 0's memory. The same curve then holds a remote load's latency
 // under load: what the link and the peer's memory give at each number of lines in flight.
 //
+// With --host 1 the array read is pinned host memory mapped into GPU 0 (cudaHostAllocMapped): the kernels read it
+// zero-copy over PCIe (paper 002's host-memory case, workloads/remote_access --remote host); copies write to GPU 0's
+// memory. With --sms S (light load) the curve's first points give a host load's round trip.
+//
 // With --sms S only S blocks of 8 warps run (one on each of S SMs: light load) and U goes to 16, reads only: how
 // long a warp's group of U loads in flight waits for its slowest at a DRAM the rest of the GPU leaves idle, the
 // latency a few-block kernel's unrolled loop sees (correlation's column passes: 8 blocks, 16 loads in flight).
 //
 // Output, one line per kernel (bytes as requested; time the median CUDA-event time of --repeat launches):
-//   inflight <read|copy|peer_read|peer_copy> warps_per_sm <W> loads_per_warp <U> <us> <read GB/s> <total GB/s>
+//   inflight <read|copy|peer_read|peer_copy|host_read|host_copy> warps_per_sm <W> loads_per_warp <U> <us>
+//            <read GB/s> <total GB/s>
 //            <latency ns>
 //   check microbench_dram_inflight PASS|FAIL ...
 //
 // Usage: ws_microbench_dram_inflight [--log2-floats L (22..28, default 26: 256 MiB per array)] [--repeat R] [--peer 1]
+//                                   [--host 1]
 //                                   [--sms S] [--ldg 1 (loads through the read-only path, __ldg, instead of __ldcs)]
 //                                   [--window-log2-floats W (each launch reads the next 2^W floats of the array)]
 
@@ -78,6 +84,7 @@ struct Context {
   float* out = nullptr;
   float* sink = nullptr;
   bool peer = false;  // `in` on GPU 1, read by GPU 0 over the link
+  bool host = false;  // `in` in pinned host memory mapped into GPU 0, read over PCIe
   bool ldg = false;   // loads through the read-only path (__ldg: LDG.E.CONSTANT) instead of __ldcs
   size_t window = 0;  // floats each launch reads (0: the whole array), the next window each launch
   size_t launches = 0;
@@ -124,7 +131,8 @@ void run(Context& c, int warps_per_sm) {
   const double read_gbs = read_bytes / (ms * 1e6);
   const double in_flight = static_cast<double>(c.sms) * warps_per_sm * kInFlight * kWarpLoadBytes;
   const double latency_ns = in_flight / read_gbs;  // bytes / (GB/s) = ns
-  const std::string kind = std::string(c.peer ? "peer_" : "") + (kCopy ? "copy" : "read") + (c.ldg ? "_ldg" : "");
+  const char* where = c.peer ? "peer_" : c.host ? "host_" : "";
+  const std::string kind = std::string(where) + (kCopy ? "copy" : "read") + (c.ldg ? "_ldg" : "");
   std::printf("inflight %s warps_per_sm %d loads_per_warp %d %.1f %.0f %.0f %.0f\n", kind.c_str(), warps_per_sm,
               kInFlight, ms * 1e3, read_gbs, read_gbs * (kCopy ? 2 : 1), latency_ns);
   if (!result_correct(c, kCopy, blocks)) {
@@ -157,6 +165,13 @@ void sweep(Context& c) {
 // is no second GPU or no peer access). Filled with ones on its own GPU.
 float* read_array(Context& c) {
   float* in = nullptr;
+  if (c.host) {
+    float* host = nullptr;
+    WS_CHECK(cudaHostAlloc(&host, c.n * sizeof(float), cudaHostAllocMapped));
+    std::fill(host, host + c.n, 1.f);
+    WS_CHECK(cudaHostGetDevicePointer(&in, host, 0));
+    return in;
+  }
   const int home = c.peer ? 1 : 0;
   if (c.peer) {
     int gpus = 0, can = 0;
@@ -188,13 +203,17 @@ int main(int argc, char** argv) {
   const long light_sms = ws::arg_long(argc, argv, "sms", 0);
   if (light_sms > 0) c.sms = static_cast<int>(std::min<long>(light_sms, prop.multiProcessorCount));
   c.peer = ws::arg_long(argc, argv, "peer", 0) != 0;
+  c.host = !c.peer && ws::arg_long(argc, argv, "host", 0) != 0;
   c.ldg = ws::arg_long(argc, argv, "ldg", 0) != 0;
   const long window_log2 = ws::arg_long(argc, argv, "window-log2-floats", 0);
   if (window_log2 > 0 && window_log2 < log2_floats) c.window = size_t{1} << window_log2;
   c.in = read_array(c);
   WS_CHECK(cudaMalloc(&c.out, c.n * sizeof(float)));
   WS_CHECK(cudaMalloc(&c.sink, static_cast<size_t>(c.sms) * 64 * 32 * sizeof(float)));
-  std::printf("device %s sms %d floats_per_array %zu%s%s\n", prop.name, c.sms, c.n, c.peer ? " read_from_gpu 1" : "",
+  std::printf("device %s sms %d floats_per_array %zu%s%s\n", prop.name, c.sms, c.n,
+              c.peer   ? " read_from_gpu 1"
+              : c.host ? " read_from_host"
+                       : "",
               light_sms > 0 ? " light" : "");
   if (light_sms > 0) {
     light_sweep(c);
@@ -202,7 +221,11 @@ int main(int argc, char** argv) {
     sweep<false>(c);
     sweep<true>(c);
   }
-  WS_CHECK(cudaFree(c.in));
+  if (c.host) {
+    WS_CHECK(cudaFreeHost(c.in));  // the mapped pointer is the host pointer (unified addressing)
+  } else {
+    WS_CHECK(cudaFree(c.in));
+  }
   WS_CHECK(cudaFree(c.out));
   WS_CHECK(cudaFree(c.sink));
   return ws::report_check("microbench_dram_inflight", c.ok,

@@ -61,6 +61,7 @@ PipeWork pipe_work(const KernelCounters& c, const SassSummary* sass) {
                          : as_double(w.global_ld() + w.global_st() + w.global_atom() + w.global_red() + w.local_ld() +
                                      w.local_st() + w.shared_ld() + w.shared_st() + w.shared_atom());
   work.tensor = tensor_pipe_instructions(p);  // the pipe's counter, else its sub-pipes
+  work.adu = as_double(p.adu());
   return work;
 }
 
@@ -152,6 +153,7 @@ KernelWork kernel_work(const KernelCounters& counters, const SassSummary* sass) 
   // alike (the profiler's own traffic), and the kernel that reads 268 MB from the host shows 404 MB. Without the
   // links metrics a kernel's host reads are 0 (not modelled).
   work.sysmem_bytes = m.pcie_read_bytes();
+  work.host_read_bytes = as_double(work.sysmem_bytes) / kPcieReceivedPerByteRead;
   return work;
 }
 

@@ -29,6 +29,9 @@ struct PipeWork {
   double xu = 0;      // special functions, conversions
   double lsu = 0;     // load/store; fallback: the warp-level global, local and shared memory instructions
   double tensor = 0;  // all tensor sub-pipes (hmma, imma, dmma, gmma): instructions; their work is tensor_flops
+  // The address-divergence unit's (constant-bank loads, branches, barriers; smsp__inst_executed_pipe_adu, recorded
+  // since 2026-11-29): one unit an SM (GpuSpec sm.adu_warp_instructions_per_cycle). 0 in older traces.
+  double adu = 0;
 };
 
 struct KernelWork {
@@ -79,6 +82,7 @@ struct KernelWork {
   // bytes and nvlrx__bytes / kNvlinkReceivedPerByteRead.
   double peer_read_bytes = 0;
   uint64_t sysmem_bytes = 0;  // host memory read directly (zero-copy): pcie__read_bytes, where recorded
+  double host_read_bytes = 0;  // what the kernel's loads read from host memory: sysmem_bytes / kPcieReceivedPerByteRead
 };
 
 /// Bytes in one L2 sector: the aperture counters count sectors.
@@ -88,6 +92,11 @@ inline constexpr uint64_t kSectorBytes = 32;
 /// over 192 kernels of ws_microbench_dram_inflight --peer 1 recorded with the links metrics on 2xH100 (2026-11-26;
 /// workloads/remote_access's 100%-remote kernels: 302.5 MB received for 268.4 MB read, 1.127).
 inline constexpr double kNvlinkReceivedPerByteRead = 1.128;
+
+/// PCIe bytes received per byte a kernel reads from host memory (the link's protocol): MEASURED 1.094, the 100%-host
+/// kernels of workloads/remote_access --remote host recorded with the links metrics on H200 (2026-11-28: 293.6 MB
+/// received for 268.4 MB read, every launch; H100: 293 MB).
+inline constexpr double kPcieReceivedPerByteRead = 1.094;
 
 /// Sectors of a coalesced warp request, 32 threads x 4 bytes to consecutive addresses: one 128-byte line.
 inline constexpr double kSectorsPerCoalescedRequest = 4;

@@ -55,6 +55,7 @@ MemoryLatencies memory_latencies(const platform::SmSpec& sm) {
   m.l2 = lat.l2_hit();
   m.dram = lat.dram();
   m.peer = lat.peer() > 0 ? lat.peer() : lat.dram();  // unmeasured: a remote load waits like a local DRAM one
+  m.host = lat.host() > 0 ? lat.host() : lat.dram();  // the same for a load from host memory
   m.shared = lat.shared();
   // A request whose threads touch warp_size different lines takes warp_size / (lines per clock) clocks of the L1;
   // its last sector leaves that many clocks minus one after the first.
@@ -109,6 +110,8 @@ GpuTuple gpu_tuple(const platform::GpuSpec& gpu) {
   t.delay = delays(gpu.sm());
   // lanes.fp16 counts FP16 results per clock; an HFMA2 lane makes two.
   t.hfma2_delay = issue_delay(gpu.sm().lanes().fp16() / 2, t.processing_blocks, t.warp_size);
+  const double adu_rate = gpu.sm().adu_warp_instructions_per_cycle();
+  t.adu_delay = adu_rate > 0 ? t.processing_blocks / adu_rate : 0;
   t.latency = latencies(gpu.sm().latency_cycles(), t.delay);
   t.memory = memory_latencies(gpu.sm());
   t.memory.dram_group = group_latency_growth(gpu.memory().dram_group_latency());

@@ -56,6 +56,9 @@ struct GpuTuple {
   double clock_hz = 0;
   PerClass latency{};      // dependent-issue latency of each class, cycles (kLsu: non-memory LSU work, e.g. shuffles)
   PerClass delay{};        // issue delay of each class: cycles its processing block spends issuing one warp instruction
+  // Cycles a processing block's warp instruction takes of the SM's one address-divergence unit when every scheduler
+  // sends it work: schedulers / its rate per SM clock. 0: not priced (a GPU file without the rate).
+  double adu_delay = 0;
   double hfma2_delay = 0;  // the same for a packed FP16 FMA (HFMA2): two FP16 results a lane, lanes.fp16 / 2 lanes
   MemoryLatencies memory;  // nominal latencies of the memory levels
   Bandwidths band;

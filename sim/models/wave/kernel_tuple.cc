@@ -68,6 +68,7 @@ WarpInstructionMix mix(const KernelCounters& c, const KernelWork& work, const pl
   m.integer_multiplies = work.pipes.fma_integer;
   m.wide_integer_multiplies = work.pipes.fma_wide_integer;
   m.fp16_fmas = work.pipes.fma_fp16;
+  m.adu = work.pipes.adu;
   m.branches = as_double(w.branch());
   return m;
 }
@@ -82,6 +83,7 @@ WarpInstructionMix per_warp(WarpInstructionMix m, double warps) {
   m.integer_multiplies /= warps;
   m.wide_integer_multiplies /= warps;
   m.fp16_fmas /= warps;
+  m.adu /= warps;
   m.branches /= warps;
   return m;
 }
@@ -115,18 +117,34 @@ double peer_share(const MemoryTraffic& m, double peer_read_bytes) {
   return peer_read_bytes > 0 ? peer_read_bytes / (peer_read_bytes + local) : 0;
 }
 
-// hit_fractions with the kernel's peer read bytes (KernelWork) already known.
-HitFractions hit_fractions(const KernelCounters& counters, double peer_read_bytes) {
+// Of the loads that pass the L2, the share host memory serves: its bytes against the L1's read requests to the L2
+// (lts__t_sectors_srcunit_tex_op_read; the L2's own read sectors, where that is unrecorded, count 1.5 a sector on
+// GH100). Zero-copy loads pass the L2's system-memory aperture, which the L2's device-side misses leave out, so the
+// loads' L2 hit fraction counts them as hits (remote_access --remote host on H200: at 100% host, 1,139 device read
+// misses of 12.6 million read sectors).
+double host_share(const MemoryTraffic& m, double host_read_bytes) {
+  if (host_read_bytes <= 0) return 0;
+  const uint64_t sectors = m.has_l2_tex_read_sectors() ? m.l2_tex_read_sectors() : m.l2_read_sectors();
+  const double read = as_double(sectors) * static_cast<double>(kSectorBytes);
+  return read > 0 ? std::min(1.0, host_read_bytes / read) : 1;
+}
+
+// hit_fractions with the kernel's peer and host read bytes (KernelWork) already known.
+HitFractions hit_fractions(const KernelCounters& counters, double peer_read_bytes, double host_read_bytes) {
   const MemoryTraffic& m = counters.memory();
   // A hit rate the profiler did not give counts as 0: every request goes on to the next level. The L2's is what
   // loads find there (stores always hit: load_hits.h).
   const double l1_hit = m.has_l1_hit_rate_pct() ? fraction(m.l1_hit_rate_pct()) : 0;
   const double l2_hit = l2_load_hit_fraction(m).value_or(0);
   const double peer = peer_share(m, peer_read_bytes);
+  // The host's loads come out of the L2's hits first (where the hit fraction counted them), the rest out of DRAM's.
+  const double host = host_share(m, host_read_bytes);
+  const double local = (1 - l1_hit) * (1 - peer);
   HitFractions h;
   h.l1 = l1_hit;
-  h.l2 = (1 - l1_hit) * (1 - peer) * l2_hit;
-  h.dram = (1 - l1_hit) * (1 - peer) * (1 - l2_hit);
+  h.l2 = local * std::max(0.0, l2_hit - host);
+  h.dram = local * (1 - l2_hit - std::max(0.0, host - l2_hit));
+  h.host = local * host;
   h.peer = (1 - l1_hit) * peer;
   h.uncoal = uncoalesced_share(counters);
   return h;
@@ -135,7 +153,8 @@ HitFractions hit_fractions(const KernelCounters& counters, double peer_read_byte
 }  // namespace
 
 HitFractions hit_fractions(const KernelCounters& counters) {
-  return hit_fractions(counters, kernel_work(counters).peer_read_bytes);
+  const KernelWork work = kernel_work(counters);
+  return hit_fractions(counters, work.peer_read_bytes, work.host_read_bytes);
 }
 
 double inflight_hit_share(const KernelLaunch& launch, uint32_t blocks_per_sm, double l1_hit) {
@@ -154,7 +173,7 @@ KernelTuple kernel_tuple(const KernelLaunch& launch, uint32_t warp_size, const p
   const uint32_t ws = std::max<uint32_t>(warp_size, 1);
   k.warps_per_block = static_cast<uint32_t>(std::max<uint64_t>((threads + ws - 1) / ws, 1));
   const double warps = std::max(1.0, as_double(grid_blocks(launch)) * k.warps_per_block);
-  k.hits = hit_fractions(c, work.peer_read_bytes);
+  k.hits = hit_fractions(c, work.peer_read_bytes, work.host_read_bytes);
   k.mix = per_warp(mix(c, work, lanes), warps);
   k.traffic = traffic_per_warp(work, k.hits.uncoal, warps);
   k.schedule = compiler_schedule(launch);

@@ -31,6 +31,7 @@ struct WarpInstructionMix {
   double wide_integer_multiplies = 0;
   // Of issued[kFp32], the packed FP16 FMAs (HFMA2), on the FMA-heavy pipe alone (kernel_work.h).
   double fp16_fmas = 0;
+  double adu = 0;       // instructions for the SM's address-divergence unit (kernel_work.h)
   double branches = 0;  // branch instructions (warp_instructions.branch): each waits to resolve (warp_time.h)
 };
 

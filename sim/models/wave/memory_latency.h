@@ -27,16 +27,18 @@ struct MemoryLatencies {
   double shared = 0;              // shared memory
   double uncoal_extra = 0;        // cycles an uncoalesced request adds to the level mix
   double peer = 0;                // a peer GPU's memory over NVLink
+  double host = 0;                // host memory over PCIe (zero-copy)
   GroupLatencyGrowth dram_group;  // a group of DRAM loads' wait over one load's (not scaled by the fixed points)
 };
 
-/// Where a kernel's global/local requests are served, as fractions of its requests (l1 + l2 + dram + peer = 1).
+/// Where a kernel's global/local requests are served, as fractions of its requests (l1 + l2 + dram + peer + host = 1).
 struct HitFractions {
   double l1 = 0;
   double l2 = 0;
   double dram = 1;
   double uncoal = 0;  // share of the requests' sectors that coalesced requests would not need
   double peer = 0;    // a peer GPU's memory (remote loads bypass the local L2)
+  double host = 0;    // host memory (zero-copy loads pass the L2's system-memory aperture)
   // Of l1, the share of hits on lines another warp asked for first and still on their way (LoadSharing): they wait
   // for the line like its miss did (workloads/microbench_hit_on_miss).
   double inflight = 0;

@@ -89,6 +89,8 @@ double shared_dispatch_cycles(const WarpInstructionMix& m, const GpuTuple& gpu) 
       std::pow(slots, kDispatchSharingExponent) + std::pow(fma_pipes_cycles(m, gpu), kDispatchSharingExponent);
   for (InstClass c : {InstClass::kInt, InstClass::kFp64, InstClass::kSfu, InstClass::kTensor, InstClass::kLsu})
     norm += std::pow(m.issued[index(c)] * gpu.delay[index(c)], kDispatchSharingExponent);
+  // The SM's one address-divergence unit, shared by its schedulers: a pipe of its own beside the others.
+  norm += std::pow(m.adu * gpu.adu_delay, kDispatchSharingExponent);
   return std::pow(norm, 1 / kDispatchSharingExponent);
 }
 

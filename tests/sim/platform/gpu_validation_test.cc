@@ -78,6 +78,24 @@ TEST(GpuValidation, MissingUnitsMayBeZeroButFp32MayNot) {
   EXPECT_TRUE(names_field(check_gpu(gpu), "sm.lanes.fp32"));
 }
 
+// The address-divergence unit's rate may be 0 (unmeasured: the models leave it out), never negative.
+TEST(GpuValidation, AduRateMayBeZeroButNotNegative) {
+  GpuSpec gpu = h100_like();
+  gpu.mutable_sm()->set_adu_warp_instructions_per_cycle(0);
+  EXPECT_TRUE(check_gpu(gpu).empty());
+  gpu.mutable_sm()->set_adu_warp_instructions_per_cycle(-0.5);
+  EXPECT_TRUE(names_field(check_gpu(gpu), "sm.adu_warp_instructions_per_cycle"));
+}
+
+// A host-memory load's latency may be 0 (unmeasured: it waits like a DRAM load), never negative.
+TEST(GpuValidation, HostLatencyMayBeZeroButNotNegative) {
+  GpuSpec gpu = h100_like();
+  gpu.mutable_sm()->mutable_latency_cycles()->set_host(0);
+  EXPECT_TRUE(check_gpu(gpu).empty());
+  gpu.mutable_sm()->mutable_latency_cycles()->set_host(-1);
+  EXPECT_TRUE(names_field(check_gpu(gpu), "sm.latency_cycles.host"));
+}
+
 TEST(GpuValidation, ZeroLatencyIsAnIssue) {
   GpuSpec gpu = h100_like();
   gpu.mutable_sm()->mutable_latency_cycles()->set_l2_hit(0);

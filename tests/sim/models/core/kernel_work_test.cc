@@ -134,7 +134,8 @@ TEST(KernelWork, HostReadsAreThePcieBytesReceived) {
   KernelCounters c;
   c.mutable_memory()->set_l2_sysmem_sectors(12'625'000);
   c.mutable_memory()->set_pcie_read_bytes(293'000'000);
-  EXPECT_EQ(kernel_work(c).sysmem_bytes, 293'000'000u);
+  EXPECT_EQ(kernel_work(c).sysmem_bytes, 293'000'000u);       // what the replay moves over PCIe
+  EXPECT_NEAR(kernel_work(c).host_read_bytes, 268e6, 0.2e6);  // what the loads read: the link's protocol out
 }
 
 TEST(KernelWork, NoLoadsMeansNoGlobalRead) {
@@ -244,6 +245,13 @@ TEST(KernelWork, SingleSectorL2ReadsOnlyWhereRecorded) {
   KernelCounters c;
   c.mutable_memory()->set_l2_bytes(4096);
   EXPECT_FALSE(kernel_work(c).l2_single_sector_read_bytes.has_value());
+}
+
+TEST(KernelWork, AduInstructionsComeFromTheirPipeCounterAndAreZeroWithoutIt) {
+  KernelCounters c;
+  EXPECT_EQ(kernel_work(c).pipes.adu, 0);
+  c.mutable_pipes()->set_adu(11);
+  EXPECT_DOUBLE_EQ(kernel_work(c).pipes.adu, 11);
 }
 
 }  // namespace

@@ -68,6 +68,15 @@ TEST(WaveGpuTuple, PeerLatencyIsTheDramsWhereUnmeasured) {
   EXPECT_DOUBLE_EQ(gpu_tuple(gpu).memory.peer, 2105);
 }
 
+// The same for a load from host memory (zero-copy over PCIe).
+TEST(WaveGpuTuple, HostLatencyIsTheDramsWhereUnmeasured) {
+  platform::GpuSpec gpu = testing::h100();
+  gpu.mutable_sm()->mutable_latency_cycles()->set_host(0);
+  EXPECT_DOUBLE_EQ(gpu_tuple(gpu).memory.host, gpu.sm().latency_cycles().dram());
+  gpu.mutable_sm()->mutable_latency_cycles()->set_host(2388);
+  EXPECT_DOUBLE_EQ(gpu_tuple(gpu).memory.host, 2388);
+}
+
 TEST(WaveGpuTuple, BandwidthsAreBytesPerSmCycle) {
   platform::GpuSpec gpu = testing::h100();
   gpu.mutable_memory()->set_l2_bandwidth_gb_per_s(3960);
@@ -80,6 +89,16 @@ TEST(WaveGpuTuple, BandwidthsAreBytesPerSmCycle) {
   gpu.mutable_sm()->set_l1_scattered_lines_per_cycle(4);
   EXPECT_DOUBLE_EQ(gpu_tuple(gpu).band.uncoal_per_sm, 128);
   EXPECT_DOUBLE_EQ(gpu_tuple(gpu).memory.uncoal_extra, 7);
+}
+
+// The SM's one address-divergence unit serves its four schedulers: 0.5 warp instructions a clock (H200, measured) is
+// 8 cycles of a processing block's share for each; a GPU file without the rate leaves the unit out.
+TEST(WaveGpuTuple, AduDelayIsTheSchedulersOverTheUnitsRate) {
+  platform::GpuSpec spec = testing::h100();
+  spec.mutable_sm()->set_adu_warp_instructions_per_cycle(0.5);
+  EXPECT_DOUBLE_EQ(gpu_tuple(spec).adu_delay, 8);
+  spec.mutable_sm()->set_adu_warp_instructions_per_cycle(0);
+  EXPECT_DOUBLE_EQ(gpu_tuple(spec).adu_delay, 0);
 }
 
 }  // namespace

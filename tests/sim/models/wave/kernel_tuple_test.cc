@@ -103,6 +103,27 @@ TEST(WaveKernelTuple, PeerReadsTakeTheirShareOfTheL1Misses) {
   EXPECT_NEAR(h.dram, 0.5 * 0.75 * 0.2, 1e-15);
 }
 
+// A fifth of the loads read host memory (zero-copy): PCIe received 1.094 bytes for each (kPcieReceivedPerByteRead),
+// against the L1's read requests to the L2. The L2's device-side misses leave them out, so the loads' L2 hit
+// fraction (here 0.25) counted them as hits: they come out of the hits, the rest keep the L2's and DRAM's shares.
+TEST(WaveKernelTuple, HostReadsComeOutOfTheL2sHits) {
+  KernelCounters c;
+  MemoryTraffic& m = *c.mutable_memory();
+  m.set_l2_tex_read_sectors(10'000);  // 320,000 bytes
+  m.set_l2_read_sectors(10'000);
+  m.set_l2_device_read_miss_sectors(7'500);
+  m.set_pcie_read_bytes(static_cast<uint64_t>(64'000 * 1.094));
+  const HitFractions h = hit_fractions(c);
+  EXPECT_NEAR(h.host, 0.2, 1e-6);
+  EXPECT_NEAR(h.l2, 0.05, 1e-6);
+  EXPECT_NEAR(h.dram, 0.75, 1e-6);
+  m.set_l2_device_read_miss_sectors(10'000);  // a hit fraction that did not count them: out of DRAM's share
+  const HitFractions d = hit_fractions(c);
+  EXPECT_NEAR(d.host, 0.2, 1e-6);
+  EXPECT_EQ(d.l2, 0);
+  EXPECT_NEAR(d.dram, 0.8, 1e-6);
+}
+
 TEST(WaveKernelTuple, MissingHitRatesSendEveryRequestToDram) {
   const HitFractions h = hit_fractions(KernelCounters{});
   EXPECT_DOUBLE_EQ(h.l1, 0);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -120,15 +121,20 @@ TEST(WaveWarpTime, AWarpWithFewerLoadsThanTheCodesGroupsWaitsOnItsOwn) {
   EXPECT_DOUBLE_EQ(warp_time(k, kGpu, lat), 2 * group_load_latency(lat, k.hits, 4));
 }
 
-// With a peer share, a group waits a peer round trip unless every load stays local: 1 - 0.75^2 of the time here.
-TEST(WaveWarpTime, ARemoteLoadAmongLocalOnesMakesTheGroupWaitForThePeer) {
+// With a remote share (a peer GPU's memory, or the host's), a group waits its round trip unless every load stays
+// local: 1 - 0.75^2 of the time here. Host memory is the slowest destination.
+TEST(WaveWarpTime, ARemoteLoadAmongLocalOnesMakesTheGroupWaitForItsRoundTrip) {
   MemoryLatencies lat = kGpu.memory;
   lat.peer = 2000;
-  HitFractions hits{0.5, 0.25, 0, 0};
-  hits.peer = 0.25;
-  const double slowest = 0.25 * lat.l1 + (0.5625 - 0.25) * lat.l2 + (1 - 0.5625) * lat.peer;
-  EXPECT_DOUBLE_EQ(group_load_latency(lat, hits, 2), slowest);
-  EXPECT_DOUBLE_EQ(average_load_latency(lat, hits), 0.5 * lat.l1 + 0.25 * lat.l2 + 0.25 * lat.peer);
+  lat.host = 2400;
+  for (const auto& [share, latency] :
+       {std::pair{&HitFractions::peer, lat.peer}, std::pair{&HitFractions::host, lat.host}}) {
+    HitFractions hits{0.5, 0.25, 0, 0};
+    hits.*share = 0.25;
+    const double slowest = 0.25 * lat.l1 + (0.5625 - 0.25) * lat.l2 + (1 - 0.5625) * latency;
+    EXPECT_DOUBLE_EQ(group_load_latency(lat, hits, 2), slowest);
+    EXPECT_DOUBLE_EQ(average_load_latency(lat, hits), 0.5 * lat.l1 + 0.25 * lat.l2 + 0.25 * latency);
+  }
 }
 
 // A hit on a line still on its way (HitFractions.inflight, a share of the hits) waits as long as the misses do on
@@ -290,6 +296,23 @@ TEST(WaveWarpTime, WarpsWaitingOnLoadsQueueAtTheScheduler) {
 
 TEST(WaveWarpTime, AnEmptyProcessingBlockTakesNoTime) {
   EXPECT_DOUBLE_EQ(processing_block_time(fma_warp(100), kGpu, kGpu.memory, 0).cycles, 0);
+}
+
+// remote_access's local kernel: 43 instructions a warp, 11 of them for the address-divergence unit (its argument
+// LDCs and branches), at 8 cycles each a processing block: the unit, not the 43 issue slots, sets the warp's dispatch.
+TEST(WaveWarpTime, TheAddressDivergenceUnitIsAPipeOfItsOwn) {
+  WarpInstructionMix m;
+  m.issued[index(InstClass::kInt)] = 15;
+  m.issued[index(InstClass::kOther)] = 28;
+  const double without = shared_dispatch_cycles(m, kGpu);
+  m.adu = 11;
+  GpuTuple with_unit = kGpu;
+  with_unit.adu_delay = 8;
+  EXPECT_LT(without, 50);
+  EXPECT_GE(shared_dispatch_cycles(m, with_unit), 88);
+  EXPECT_LT(shared_dispatch_cycles(m, with_unit), 88 * 1.1);
+  with_unit.adu_delay = 0;  // unpriced
+  EXPECT_DOUBLE_EQ(shared_dispatch_cycles(m, with_unit), without);
 }
 
 }  // namespace
