@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -42,6 +43,9 @@ std::size_t utf8_length(std::string_view text, std::size_t at, std::uint32_t& co
   return length;
 }
 
+// Needs no escape in a JSON string: printable ASCII other than the quote and the backslash.
+bool json_plain(char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; }
+
 bool is_control(std::uint32_t code_point) {
   return code_point < 0x20 || code_point == 0x7f || (code_point >= 0x80 && code_point <= 0x9f);
 }
@@ -71,6 +75,16 @@ std::string printable(std::string_view text) {
 
 std::string json_text(const nlohmann::json& json, int indent) {
   return json.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void append_json_string(std::string& out, std::string_view text) {
+  if (!std::all_of(text.begin(), text.end(), json_plain)) {
+    out += json_text(nlohmann::json(text));
+    return;
+  }
+  out += '"';
+  out.append(text);
+  out += '"';
 }
 
 }  // namespace warpsim::report

@@ -21,4 +21,8 @@ std::string printable(std::string_view text);
 /// throwing.
 std::string json_text(const nlohmann::json& json, int indent = -1);
 
+/// Appends `text` to `out` as a JSON string (quoted and escaped as json_text writes it): plain printable ASCII is
+/// copied as it is, anything else goes through nlohmann::json. For writers of many small JSON values.
+void append_json_string(std::string& out, std::string_view text);
+
 }  // namespace warpsim::report

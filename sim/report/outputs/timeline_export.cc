@@ -130,7 +130,7 @@ class SliceWriter {
       // An arrow binds to the slice on its stream (a copy's first placement), not to the copy on the link.
       write_flow(event, {pid(t, p.at[0].track.process), tids[0]}, p.at[0], cursor, origin_ns);
     }
-    const SliceText host_work{"host work", "host", nlohmann::json::object()};
+    const SliceText host_work{"host work", "host", {}};
     for (const HostWork& work : trace.host.host_work())
       write_slice(t, trace.tracks.at(work.track), {work.track, work.start_ns, work.end_ns}, host_work, origin_ns);
   }

@@ -4,6 +4,8 @@
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <google/protobuf/wire_format_lite.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 #include <limits>
@@ -99,27 +101,26 @@ void PerfettoTimelineSink::thread(int pid, int tid, const std::string& name) {
   write_packet(packet.SerializeAsString());
 }
 
-void PerfettoTimelineSink::keep_arguments(const nlohmann::json& args, Kept& slice) {
+// A grouped argument is named "group.key" ("counters.dram_bytes"): Perfetto's argument sets are flat.
+void PerfettoTimelineSink::keep_arguments(const std::vector<SliceArgument>& args, Kept& slice) {
   slice.first_argument = static_cast<std::uint32_t>(arguments_.size());
-  if (!args.is_object()) return;
-  for (const auto& [key, value] : args.items()) {
+  for (const SliceArgument& argument : args) {
     Argument a;
-    a.name = static_cast<std::uint32_t>(argument_names_.id(key));
-    if (value.is_boolean()) {
-      a.kind = Argument::Kind::kBool;
-      a.bits = value.get<bool>() ? 1 : 0;
-    } else if (value.is_number_unsigned()) {
-      a.kind = Argument::Kind::kUint;
-      a.bits = value.get<std::uint64_t>();
-    } else if (value.is_number_integer()) {
-      a.kind = Argument::Kind::kInt;
-      a.bits = static_cast<std::uint64_t>(value.get<std::int64_t>());
-    } else if (value.is_number_float()) {
-      a.kind = Argument::Kind::kDouble;
-      a.bits = std::bit_cast<std::uint64_t>(value.get<double>());
-    } else {
-      a.kind = Argument::Kind::kString;
-      a.bits = strings_.id(value.is_string() ? value.get<std::string>() : value.dump());
+    a.name = static_cast<std::uint32_t>(
+        argument_names_.id(argument.group ? fmt::format("{}.{}", argument.group, argument.key) : argument.key));
+    switch (argument.kind) {
+      case SliceArgument::Kind::kNumber:
+        a.kind = Argument::Kind::kUint;
+        a.bits = argument.number;
+        break;
+      case SliceArgument::Kind::kReal:
+        a.kind = Argument::Kind::kDouble;
+        a.bits = std::bit_cast<std::uint64_t>(argument.real);
+        break;
+      case SliceArgument::Kind::kText:
+        a.kind = Argument::Kind::kString;
+        a.bits = strings_.id(argument.text);
+        break;
     }
     arguments_.push_back(a);
     ++slice.argument_count;
@@ -198,9 +199,7 @@ void PerfettoTimelineSink::write_begin(std::uint64_t ns, const Kept& s) {
       name.set_name(argument_names_.text(a.name));
     }
     switch (a.kind) {
-      case Argument::Kind::kBool: annotation.set_bool_value(a.bits != 0); break;
       case Argument::Kind::kUint: annotation.set_uint_value(a.bits); break;
-      case Argument::Kind::kInt: annotation.set_int_value(static_cast<std::int64_t>(a.bits)); break;
       case Argument::Kind::kDouble: annotation.set_double_value(std::bit_cast<double>(a.bits)); break;
       case Argument::Kind::kString:
         annotation.set_string_value_iid(a.bits);

@@ -49,7 +49,7 @@ class PerfettoTimelineSink : public TimelineSink {
  private:
   // Kept small: a timeline of millions of slices waits here for finish().
   struct Argument {
-    enum class Kind : std::uint8_t { kUint, kInt, kDouble, kBool, kString } kind = Kind::kUint;
+    enum class Kind : std::uint8_t { kUint, kDouble, kString } kind = Kind::kUint;
     std::uint32_t name = 0;  ///< interned
     std::uint64_t bits = 0;  ///< the value; kString: its interned id, kDouble: its bits
   };
@@ -70,7 +70,7 @@ class PerfettoTimelineSink : public TimelineSink {
   };
 
   void write_packet(const std::string& bytes);
-  void keep_arguments(const nlohmann::json& args, Kept& slice);
+  void keep_arguments(const std::vector<SliceArgument>& args, Kept& slice);
   void attach_flows();
   void write_begin(std::uint64_t ns, const Kept& slice);
   void write_end(std::uint64_t ns, const Kept& slice);

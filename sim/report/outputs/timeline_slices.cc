@@ -14,27 +14,28 @@ namespace {
 std::string dim3_text(const Dim3& d) { return fmt::format("{}x{}x{}", d.x(), d.y(), d.z()); }
 
 // The counters people look at first; the trace (inspect --events) has all of them.
-nlohmann::json counters_summary(const KernelCounters& c) {
-  nlohmann::json summary = nlohmann::json::object();
-  if (c.warp_instructions().has_total()) summary["inst_executed"] = c.warp_instructions().total();
+void add_counters_summary(const KernelCounters& c, std::vector<SliceArgument>& args) {
+  constexpr const char* kGroup = "counters";
+  if (c.warp_instructions().has_total()) args.emplace_back("inst_executed", c.warp_instructions().total(), kGroup);
   const MemoryTraffic& m = c.memory();
   if (m.has_dram_read_bytes() || m.has_dram_write_bytes())
-    summary["dram_bytes"] = m.dram_read_bytes() + m.dram_write_bytes();
-  if (m.has_l2_bytes()) summary["l2_bytes"] = m.l2_bytes();
+    args.emplace_back("dram_bytes", m.dram_read_bytes() + m.dram_write_bytes(), kGroup);
+  if (m.has_l2_bytes()) args.emplace_back("l2_bytes", m.l2_bytes(), kGroup);
   if (m.has_nvlink_rx_bytes() || m.has_nvlink_tx_bytes())
-    summary["nvlink_bytes"] = m.nvlink_rx_bytes() + m.nvlink_tx_bytes();
-  if (c.has_achieved_occupancy_pct()) summary["achieved_occupancy_pct"] = c.achieved_occupancy_pct();
-  return summary;
+    args.emplace_back("nvlink_bytes", m.nvlink_rx_bytes() + m.nvlink_tx_bytes(), kGroup);
+  if (c.has_achieved_occupancy_pct()) args.emplace_back("achieved_occupancy_pct", c.achieved_occupancy_pct(), kGroup);
 }
 
 SliceText kernel_text(const KernelLaunch& k) {
-  nlohmann::json args = {{"kernel", readable_kernel_name(k.name())},
-                         {"grid", dim3_text(k.grid())},
-                         {"block", dim3_text(k.block())},
-                         {"registers_per_thread", k.registers_per_thread()},
-                         {"shared_memory_bytes", k.static_shared_memory_bytes() + k.dynamic_shared_memory_bytes()},
-                         {"correlation_id", k.correlation_id()}};
-  if (k.has_counters()) args["counters"] = counters_summary(k.counters());
+  std::vector<SliceArgument> args;
+  args.emplace_back("kernel", readable_kernel_name(k.name()));
+  args.emplace_back("grid", dim3_text(k.grid()));
+  args.emplace_back("block", dim3_text(k.block()));
+  args.emplace_back("registers_per_thread", std::uint64_t{k.registers_per_thread()});
+  args.emplace_back("shared_memory_bytes",
+                    std::uint64_t{k.static_shared_memory_bytes()} + k.dynamic_shared_memory_bytes());
+  args.emplace_back("correlation_id", k.correlation_id());
+  if (k.has_counters()) add_counters_summary(k.counters(), args);
   return {short_kernel_name(k.name()), "kernel", std::move(args)};
 }
 
@@ -43,26 +44,29 @@ std::string memory_end(bool has_device, std::uint32_t device) {
 }
 
 SliceText copy_text(const Memcpy& m) {
-  nlohmann::json args = {{"bytes", m.bytes()},
-                         {"src", memory_end(m.has_src_device_id(), m.src_device_id())},
-                         {"dst", memory_end(m.has_dst_device_id(), m.dst_device_id())},
-                         {"correlation_id", m.correlation_id()}};
+  std::vector<SliceArgument> args;
+  args.emplace_back("bytes", m.bytes());
+  args.emplace_back("src", memory_end(m.has_src_device_id(), m.src_device_id()));
+  args.emplace_back("dst", memory_end(m.has_dst_device_id(), m.dst_device_id()));
+  args.emplace_back("correlation_id", m.correlation_id());
   const std::uint64_t ns = m.end_ns() - m.start_ns();
   if (ns > 0)  // bytes per ns are GB/s
-    args["GB/s"] = std::round(static_cast<double>(m.bytes()) / static_cast<double>(ns) * 100.0) / 100.0;
+    args.emplace_back("GB/s", std::round(static_cast<double>(m.bytes()) / static_cast<double>(ns) * 100.0) / 100.0);
   return {fmt::format("Memcpy {} {}", copy_kind_label(m.kind()), format_bytes(m.bytes())), "memcpy", std::move(args)};
 }
 
 SliceText memset_text(const Memset& m) {
   return {fmt::format("Memset {}", format_bytes(m.bytes())),
           "memset",
-          {{"bytes", m.bytes()}, {"value", m.value()}, {"correlation_id", m.correlation_id()}}};
+          {{"bytes", m.bytes()},
+           {"value", std::uint64_t{m.value()}},
+           {"correlation_id", std::uint64_t{m.correlation_id()}}}};
 }
 
 SliceText marker_text(const Marker& m) {
-  nlohmann::json args = nlohmann::json::object();
-  if (m.has_domain()) args["domain"] = m.domain();
-  if (m.has_device_id()) args["device"] = m.device_id();
+  std::vector<SliceArgument> args;
+  if (m.has_domain()) args.emplace_back("domain", m.domain());
+  if (m.has_device_id()) args.emplace_back("device", std::uint64_t{m.device_id()});
   return {m.name(), "marker", std::move(args), !m.has_end_ns()};
 }
 
@@ -85,9 +89,11 @@ const char* domain_label(ApiCall::Domain domain) {
 }
 
 SliceText api_call_text(const ApiCall& c) {
-  nlohmann::json args = {
-      {"correlation_id", c.correlation_id()}, {"cbid", c.callback_id()}, {"domain", domain_label(c.domain())}};
-  if (c.has_return_value() && c.return_value() != 0) args["return_value"] = c.return_value();
+  std::vector<SliceArgument> args;
+  args.emplace_back("correlation_id", c.correlation_id());
+  args.emplace_back("cbid", std::uint64_t{c.callback_id()});
+  args.emplace_back("domain", std::string(domain_label(c.domain())));
+  if (c.has_return_value() && c.return_value() != 0) args.emplace_back("return_value", std::uint64_t{c.return_value()});
   return {api_call_name(c.name()), "api", std::move(args)};
 }
 
@@ -100,7 +106,7 @@ SliceText slice_text(const Event& event) {
     case Event::kMemset: return memset_text(event.memset());
     case Event::kMarker: return marker_text(event.marker());
     case Event::kApiCall: return api_call_text(event.api_call());
-    default: return {"synchronization", "sync", nlohmann::json::object()};
+    default: return {"synchronization", "sync", {}};
   }
 }
 

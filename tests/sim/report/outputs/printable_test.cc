@@ -38,5 +38,16 @@ TEST(JsonText, InvalidUtf8IsReplacedInsteadOfThrowing) {
   EXPECT_EQ(json_text(object, 2).find("\n  \"file\""), 1u);
 }
 
+TEST(AppendJsonString, PlainTextIsQuotedAndTheRestEscapedAsJsonTextDoes) {
+  std::string out = "[";
+  append_json_string(out, "void k<int>(float*)");
+  out += ',';
+  append_json_string(out, "say \"hi\" \\ \x1b[2J \xff \xc3\xa9");
+  out += ']';
+  const nlohmann::json parsed = nlohmann::json::parse(out);
+  EXPECT_EQ(out.substr(0, 22), "[\"void k<int>(float*)\"");
+  EXPECT_EQ(parsed[1], "say \"hi\" \\ \x1b[2J \xef\xbf\xbd \xc3\xa9");  // the byte that is not UTF-8 replaced
+}
+
 }  // namespace
 }  // namespace warpsim::report

@@ -128,7 +128,7 @@ TEST(TimelinePerfetto, HoldsTheJsonsSlicesAndFlowsNestedInFileOrder) {
 TEST(TimelinePerfetto, AtOneInstantEndsComeFirstOuterSlicesOpenFirstAndAZeroLengthSliceClosesAfterItOpens) {
   std::ostringstream out;
   PerfettoTimelineSink sink(out);
-  const SliceText text{"k", "kernel", nlohmann::json::object()};
+  const SliceText text{"k", "kernel", {}};
   sink.process(1, "p");
   sink.thread(1, 1, "t");
   sink.slice({1, 1, 10, 0, &text});   // zero length at 10
