@@ -52,5 +52,18 @@ TEST(MemoizedModel, OtherWorkOrAnotherGpuIsPredictedAgain) {
   EXPECT_EQ(model.distinct_launches(), 3u);
 }
 
+TEST(MemoizedModel, EqualGpuSpecsAtTwoAddressesShareTheirPredictions) {
+  int calls = 0;
+  const MemoizedModel model(std::make_unique<CountingModel>(calls));
+  const KernelLaunch launch = testing::fma_kernel(10, 64, 3);
+  const platform::GpuSpec device0 = testing::h100();
+  const platform::GpuSpec device1 = device0;  // a node of two equal GPUs: a spec per device
+  model.predict(KernelView::of(launch), device0);
+  model.predict(KernelView::of(launch), device1);
+  model.predict(KernelView::of(launch), device0);
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(model.distinct_launches(), 1u);
+}
+
 }  // namespace
 }  // namespace warpsim::models
