@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <utility>
 
 namespace warpsim::report {
@@ -25,7 +26,7 @@ void HostTracks::add(const Event& event, const Placements& placements) {
   if (event.kind_case() == Event::kApiCall) {
     add_call(event.api_call());
   } else if (const std::uint64_t correlation = gpu_correlation_id(event); correlation != 0) {
-    ++sources_[correlation].gpu_operations;
+    gpu_correlations_.push_back(correlation);
   }
 }
 
@@ -52,6 +53,7 @@ void HostTracks::finish(std::uint64_t first_flow_id) {
         {{kHostProcess, TrackGroup::kApiThread, api_thread_id(gap.thread.process_id, gap.thread.thread_id)},
          gap.start_ns,
          gap.end_ns});
+  count_gpu_operations();
   std::uint64_t next_id = first_flow_id;
   for (auto& [correlation, source] : sources_) {
     if (!source.call || source.gpu_operations == 0) continue;
@@ -60,6 +62,19 @@ void HostTracks::finish(std::uint64_t first_flow_id) {
   }
   flow_count_ = next_id - first_flow_id;
   calls_ = {};  // the second pass needs only the points and the sources
+}
+
+// Sorted, the GPU operations of one correlation id follow each other; those of ids no call has draw no arrow (all of
+// them in a trace without API calls: a source per operation would be most of a long timeline's memory).
+void HostTracks::count_gpu_operations() {
+  std::sort(gpu_correlations_.begin(), gpu_correlations_.end());
+  for (auto run = gpu_correlations_.begin(); run != gpu_correlations_.end();) {
+    const auto next = std::upper_bound(run, gpu_correlations_.end(), *run);
+    if (const auto source = sources_.find(*run); source != sources_.end())
+      source->second.gpu_operations = static_cast<std::uint32_t>(next - run);
+    run = next;
+  }
+  gpu_correlations_ = {};
 }
 
 std::string HostTracks::thread_name(std::uint32_t process_id, std::uint64_t thread_id) const {

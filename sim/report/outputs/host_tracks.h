@@ -64,9 +64,11 @@ class HostTracks {
     std::uint64_t first_id = 0;
   };
   void add_call(const ApiCall& call);
+  void count_gpu_operations();
   std::string thread_name(std::uint32_t process_id, std::uint64_t thread_id) const;
 
   std::vector<HostCall> calls_;  // placed API calls in file order; emptied by finish()
+  std::vector<std::uint64_t> gpu_correlations_;  // of the placed GPU operations; emptied by finish()
   std::vector<std::uint64_t> own_point_ns_;
   std::unordered_map<std::uint64_t, Source> sources_;
   std::map<HostThreadId, std::string> names_;

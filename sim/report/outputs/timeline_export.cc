@@ -32,12 +32,22 @@ struct TraceLayout {
   HostTracks host;
 };
 
-// What the first pass learns: every track, every slice's interval (for the lanes), each trace's first start.
+// A track's lanes: assigned as its slices come while they come in start order (the second pass assigns them again
+// the same way), else all at once after the first pass.
+struct TrackLanes {
+  explicit TrackLanes(LanePolicy lane_policy) : policy(lane_policy), stream(lane_policy) {}
+  LanePolicy policy;
+  LaneStream stream;
+  bool in_order = true;
+  std::uint32_t lanes = 1;
+  std::vector<std::uint32_t> assigned;  // out of order: each slice's lane, in the order the slices come
+};
+
+// What the first pass learns: every track and its lanes, each trace's first start.
 struct Layout {
   std::vector<TraceLayout> traces;
-  std::vector<LaneSlice> slices;
-  std::vector<LanePolicy> policies;  // per global track
-  std::uint64_t next_flow_id = 1;    // flow ids are unique in the file, over all traces
+  std::vector<TrackLanes> tracks;  // per global track
+  std::uint64_t next_flow_id = 1;  // flow ids are unique in the file, over all traces
 };
 
 // Host tracks nest (NVTX ranges, driver calls inside runtime calls); GPU tracks only hold disjoint slices.
@@ -46,11 +56,27 @@ LanePolicy lane_policy(TrackGroup group) {
                                                                              : LanePolicy::kDisjoint;
 }
 
+std::uint32_t track_number(const TrackKey& key, TraceLayout& trace, Layout& layout) {
+  const auto [track, added] = trace.tracks.try_emplace(key, static_cast<std::uint32_t>(layout.tracks.size()));
+  if (added) layout.tracks.emplace_back(lane_policy(key.group));
+  return track->second;
+}
+
 void place(const Placement& at, TraceLayout& trace, Layout& layout) {
-  const auto [track, added] = trace.tracks.try_emplace(at.track, static_cast<std::uint32_t>(layout.policies.size()));
-  if (added) layout.policies.push_back(lane_policy(at.track.group));
-  layout.slices.push_back({track->second, at.start_ns, at.end_ns});
+  TrackLanes& lanes = layout.tracks[track_number(at.track, trace, layout)];
   trace.first_ns = std::min(trace.first_ns.value_or(at.start_ns), at.start_ns);
+  if (!lanes.in_order) return;
+  if (!lanes.stream.in_order(at.start_ns, at.end_ns)) {
+    lanes.in_order = false;  // assigned after this pass
+    return;
+  }
+  lanes.lanes = std::max(lanes.lanes, lanes.stream.add(at.start_ns, at.end_ns) + 1);
+}
+
+// Host work fills the gaps between a thread's calls, where no call is open: the first lane always has room for it.
+void place_host_work(const HostWork& work, TraceLayout& trace, Layout& layout) {
+  track_number(work.track, trace, layout);
+  trace.first_ns = std::min(trace.first_ns.value_or(work.start_ns), work.start_ns);
 }
 
 void lay_out_trace(const TimelineSource& source, Layout& layout) {
@@ -67,7 +93,31 @@ void lay_out_trace(const TimelineSource& source, Layout& layout) {
   trace.truncation_warning = reader.truncation_warning();
   trace.host.finish(layout.next_flow_id);
   layout.next_flow_id += trace.host.flow_count();
-  for (const HostWork& work : trace.host.host_work()) place({work.track, work.start_ns, work.end_ns}, trace, layout);
+  for (const HostWork& work : trace.host.host_work()) place_host_work(work, trace, layout);
+}
+
+// The tracks whose slices came out of order: their slices read again and assigned together (memory for theirs
+// alone).
+void assign_out_of_order(Layout& layout) {
+  if (std::all_of(layout.tracks.begin(), layout.tracks.end(), [](const TrackLanes& t) { return t.in_order; })) return;
+  std::vector<LaneSlice> slices;
+  for (const TraceLayout& trace : layout.traces) {
+    TraceReader reader(trace.source.path);
+    Event event;
+    while (reader.next(event)) {
+      const Placements p = placements(event);
+      for (std::size_t i = 0; i < p.count; ++i) {
+        const std::uint32_t track = trace.tracks.at(p.at[i].track);
+        if (!layout.tracks[track].in_order) slices.push_back({track, p.at[i].start_ns, p.at[i].end_ns});
+      }
+    }
+  }
+  std::vector<LanePolicy> policies;
+  for (const TrackLanes& t : layout.tracks) policies.push_back(t.policy);
+  const LaneAssignment assignment = assign_lanes(slices, policies);
+  for (std::size_t i = 0; i < slices.size(); ++i) layout.tracks[slices[i].track].assigned.push_back(assignment.lane[i]);
+  for (std::size_t track = 0; track < layout.tracks.size(); ++track)
+    if (!layout.tracks[track].in_order) layout.tracks[track].lanes = assignment.lanes_per_track[track];
 }
 
 int pid(std::size_t trace, std::uint32_t process) {
@@ -83,8 +133,8 @@ std::string process_name(const TraceLayout& trace, std::uint32_t process) {
 }
 
 // Names and orders the processes and threads; returns the first tid of each global track (its lanes follow).
-std::vector<int> write_metadata(const Layout& layout, const LaneAssignment& lanes, TimelineSink& sink) {
-  std::vector<int> first_tid(layout.policies.size(), 0);
+std::vector<int> write_metadata(const Layout& layout, TimelineSink& sink) {
+  std::vector<int> first_tid(layout.tracks.size(), 0);
   for (std::size_t t = 0; t < layout.traces.size(); ++t) {
     const TraceLayout& trace = layout.traces[t];
     std::optional<std::uint32_t> process;
@@ -98,7 +148,7 @@ std::vector<int> write_metadata(const Layout& layout, const LaneAssignment& lane
       }
       first_tid[track] = next_tid;
       const std::string name = trace.host.track_name(trace.header, key);
-      for (std::uint32_t lane = 0; lane < lanes.lanes_per_track[track]; ++lane, ++next_tid) {
+      for (std::uint32_t lane = 0; lane < layout.tracks[track].lanes; ++lane, ++next_tid) {
         const std::string thread = lane == 0 ? name : fmt::format("{} #{}", name, lane + 1);
         sink.thread(p, next_tid, thread);
       }
@@ -107,14 +157,17 @@ std::vector<int> write_metadata(const Layout& layout, const LaneAssignment& lane
   return first_tid;
 }
 
-// The second pass: the same placements in the same order, now with their lanes, names and arguments.
+// The second pass: the same placements in the same order, now with their lanes (assigned again as they come, or as
+// assigned out of order), names and arguments.
 constexpr std::uint64_t kProgressEvery = 4096;  // slices between two progress reports
 
 class SliceWriter {
  public:
-  SliceWriter(const LaneAssignment& lanes, const std::vector<int>& first_tid, TimelineSink& sink,
+  SliceWriter(const Layout& layout, const std::vector<int>& first_tid, TimelineSink& sink,
               const std::function<void(std::uint64_t)>& progress)
-      : lanes_(lanes), first_tid_(first_tid), sink_(sink), progress_(progress) {}
+      : layout_(layout), first_tid_(first_tid), sink_(sink), progress_(progress) {
+    for (const TrackLanes& t : layout.tracks) lanes_.push_back({LaneStream(t.policy), 0});
+  }
 
   void write_trace(std::size_t t, const TraceLayout& trace, std::uint64_t origin_ns) {
     TraceReader reader(trace.source.path);
@@ -125,14 +178,16 @@ class SliceWriter {
       if (p.count == 0) continue;
       const SliceText text = slice_text(event);
       std::array<int, 2> tids{};
-      for (std::size_t i = 0; i < p.count; ++i)
-        tids[i] = write_slice(t, trace.tracks.at(p.at[i].track), p.at[i], text, origin_ns);
+      for (std::size_t i = 0; i < p.count; ++i) {
+        const std::uint32_t track = trace.tracks.at(p.at[i].track);
+        tids[i] = write_slice(t, track, lane(track, p.at[i]), p.at[i], text, origin_ns);
+      }
       // An arrow binds to the slice on its stream (a copy's first placement), not to the copy on the link.
       write_flow(event, {pid(t, p.at[0].track.process), tids[0]}, p.at[0], cursor, origin_ns);
     }
     const SliceText host_work{"host work", "host", {}};
     for (const HostWork& work : trace.host.host_work())
-      write_slice(t, trace.tracks.at(work.track), {work.track, work.start_ns, work.end_ns}, host_work, origin_ns);
+      write_slice(t, trace.tracks.at(work.track), 0, {work.track, work.start_ns, work.end_ns}, host_work, origin_ns);
   }
 
   std::uint64_t written() const { return written_; }
@@ -143,6 +198,16 @@ class SliceWriter {
     int pid;
     int tid;
   };
+  struct Lanes {
+    LaneStream stream;  // a track in order
+    std::size_t next;   // a track out of order: its next slice's place in TrackLanes::assigned
+  };
+
+  std::uint32_t lane(std::uint32_t track, const Placement& at) {
+    Lanes& lanes = lanes_[track];
+    if (layout_.tracks[track].in_order) return lanes.stream.add(at.start_ns, at.end_ns);
+    return layout_.tracks[track].assigned.at(lanes.next++);
+  }
 
   // A flow's start lies inside its API call's slice, its finish in the middle of the GPU operation's: strictly
   // inside both, so that no neighbouring slice can claim them.
@@ -158,20 +223,20 @@ class SliceWriter {
     }
   }
 
-  int write_slice(std::size_t t, std::uint32_t track, const Placement& at, const SliceText& text,
+  int write_slice(std::size_t t, std::uint32_t track, std::uint32_t lane, const Placement& at, const SliceText& text,
                   std::uint64_t origin_ns) {
-    const int tid = first_tid_[track] + static_cast<int>(lanes_.lane[next_slice_++]);
+    const int tid = first_tid_[track] + static_cast<int>(lane);
     sink_.slice({pid(t, at.track.process), tid, at.start_ns - origin_ns, at.end_ns - at.start_ns, &text});
     ++written_;
     if (progress_ && written_ % kProgressEvery == 0) progress_(written_);
     return tid;
   }
 
-  const LaneAssignment& lanes_;
+  const Layout& layout_;
+  std::vector<Lanes> lanes_;  // per global track
   const std::vector<int>& first_tid_;
   TimelineSink& sink_;
   const std::function<void(std::uint64_t)>& progress_;
-  std::size_t next_slice_ = 0;
   std::uint64_t written_ = 0;
   std::uint64_t flows_ = 0;
 };
@@ -198,10 +263,10 @@ TimelineResult write_timeline(const std::vector<TimelineSource>& sources, std::o
                               const TimelineOptions& options) {
   Layout layout;
   for (const TimelineSource& source : sources) lay_out_trace(source, layout);
-  const LaneAssignment lanes = assign_lanes(layout.slices, layout.policies);
+  assign_out_of_order(layout);
   const std::unique_ptr<TimelineSink> sink = make_sink(options.format, out);
-  const std::vector<int> first_tid = write_metadata(layout, lanes, *sink);
-  SliceWriter slices(lanes, first_tid, *sink, options.progress);
+  const std::vector<int> first_tid = write_metadata(layout, *sink);
+  SliceWriter slices(layout, first_tid, *sink, options.progress);
   const std::vector<std::uint64_t> origin = origins(layout, options.common_clock);
   TimelineResult result;
   for (std::size_t t = 0; t < layout.traces.size(); ++t) {

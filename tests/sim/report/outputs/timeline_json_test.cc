@@ -150,6 +150,18 @@ TEST(TimelineJson, OverlappingSlicesOfAStreamGetASecondLane) {
   EXPECT_EQ(thread_of(names, slices_named(timeline, "c")[0]), "S GPU0 NVIDIA H100 80GB HBM3 / stream 7");
 }
 
+// A track whose slices the trace holds out of start order is assigned after the first pass, as in start order.
+TEST(TimelineJson, SlicesOutOfStartOrderGetTheLanesOfStartOrder) {
+  const auto path = trace_file("late.wstrace", {launch(0, 7, "c", 3, 1'800, 100), launch(0, 7, "a", 1, 1'000, 500),
+                                                launch(0, 7, "b", 2, 1'200, 500), launch(0, 9, "d", 4, 1'000, 50)});
+  const nlohmann::json timeline = export_json({{"S", path}});
+  const Names names = names_of(timeline);
+  EXPECT_EQ(thread_of(names, slices_named(timeline, "a")[0]), "S GPU0 NVIDIA H100 80GB HBM3 / stream 7");
+  EXPECT_EQ(thread_of(names, slices_named(timeline, "b")[0]), "S GPU0 NVIDIA H100 80GB HBM3 / stream 7 #2");
+  EXPECT_EQ(thread_of(names, slices_named(timeline, "c")[0]), "S GPU0 NVIDIA H100 80GB HBM3 / stream 7");
+  EXPECT_EQ(thread_of(names, slices_named(timeline, "d")[0]), "S GPU0 NVIDIA H100 80GB HBM3 / stream 9");
+}
+
 // Speed is a benchmark matter (scripts/bench-replay.sh times simulate with --timeline); this checks the counts.
 TEST(TimelineJson, HundredThousandEventsExportCompletely) {
   const auto path = testing::fresh_temp_dir() / "large.wstrace";
