@@ -228,32 +228,28 @@ class Simulation : public ReplayListener {
       }
     });
     index_.finish();
-    add_late_borrowers_routes(routes);
+    add_kernel_routes(routes);
     recording_start_ns_ = first_start == UINT64_MAX ? 0 : first_start;
     threads_.assign(threads.begin(), threads.end());
     routes_.assign(routes.begin(), routes.end());
     times_.resize(source_events_);
   }
 
-  // The vertex pairs an operation's transfers may use, from its work as the replay will predict it (MemoizedModel
-  // answers that second prediction from its table). A kernel that borrows counters is predicted with them; one whose
-  // lender comes later in the trace, with its own, and once the pass has ended with every pair its GPU can use.
+  // The vertex pairs an operation's transfers may use. A predicted kernel reads its GPU's memory and L2, host memory
+  // and its peers' memory, as much of each as the model predicts (counters borrowed or not): every such pair its GPU
+  // can use is added once the pass has ended, rather than predicting each kernel here as well as in the replay.
+  // Copies and memsets (and kernels at their recorded times), from their work.
   void add_routes(const Event& event, RouteSet& routes) {
     const bool predicted = model_ && !options_.reuse_recorded_kernel_times;
-    if (!predicted || !event.has_kernel() || has_core_counters(event.kernel())) return add_transfers(event, routes);
-    Event borrower = event;
-    if (!lender_.lend(*borrower.mutable_kernel()))
-      late_borrowers_.emplace(event.kernel().device_id(), CounterLender::shape_of(event.kernel()));
-    add_transfers(borrower, routes);
-  }
-
-  void add_transfers(const Event& event, RouteSet& routes) {
+    if (predicted && event.has_kernel()) {
+      kernel_gpus_.insert(event.kernel().device_id());
+      return;
+    }
     for (const Transfer& transfer : op_work(event).work.transfers) routes.insert({transfer.from, transfer.to});
   }
 
-  void add_late_borrowers_routes(RouteSet& routes) const {
-    for (const auto& [gpu, shape] : late_borrowers_) {
-      if (!lender_.knows(shape)) continue;  // never lent: predicted with its own counters, as above
+  void add_kernel_routes(RouteSet& routes) const {
+    for (const std::uint32_t gpu : kernel_gpus_) {
       const std::size_t sm = topology_.gpu_sm(gpu);
       std::vector<std::size_t> sources{topology_.gpu_memory(gpu), topology_.gpu_l2(gpu), topology_.host()};
       for (std::uint32_t peer : peers_[gpu]) sources.push_back(topology_.gpu_memory(peer));
@@ -417,8 +413,7 @@ class Simulation : public ReplayListener {
   std::vector<ThreadKey> threads_;
   StreamKinds stream_kinds_;
   std::vector<std::pair<std::size_t, std::size_t>> routes_;
-  // (GPU, shape) of kernels without counters read before an identical launch that has them.
-  std::set<std::pair<std::uint32_t, CounterLender::Shape>> late_borrowers_;
+  std::set<std::uint32_t> kernel_gpus_;   // GPUs with predicted kernels (add_kernel_routes)
   std::uint64_t recording_start_ns_ = 0;  // simulated time 0
   // From the replay.
   std::vector<NewTimes> times_;  // per source event
