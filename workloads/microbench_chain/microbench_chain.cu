@@ -9,11 +9,15 @@
 // The shared chain is a pointer chase: each lane's word holds the shared address of its next word (same bank), so
 // every LDS waits on the one before and no lane conflicts with another; `shared_indexed` holds the next word's index
 // instead, so each step computes the address first (its cycles are the step's: the address instruction and the LDS).
+// The constant chain is the same chase through a __constant__ array of word indices, every lane at the same word (a
+// constant load serves a warp in one go only when its lanes agree): each step an address instruction and an LDC, the
+// constant-cache load kernels use for their arguments and indexed constants (`constant_indexed`, cycles per step).
 // Output, the median of R launches:
 //   chain <class> <instruction> <clock64 cycles per instruction>
 //   classes: fp32 FFMA, fp64 DFMA, fp16 HFMA2, int32 IMAD, alu VIADD+LOP3, sfu MUFU.EX2/RSQ/LG2/SIN (a line each),
-//   shared LDS, shared_indexed IMAD+LDS
-// The exact chains (FFMA, DFMA, IMAD, VIADD+LOP3, both shared chases) are checked against the same chain on the host.
+//   shared LDS, shared_indexed IMAD+LDS, constant_indexed LDC (with its address instruction)
+// The exact chains (FFMA, DFMA, IMAD, VIADD+LOP3, the shared and constant chases) are checked against the same chain
+// on the host.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -28,6 +32,10 @@ namespace {
 constexpr int kUnroll = 512;           // steps per loop body: its back branch costs ~17 cycles (H200), 0.03 a step
 constexpr int kSteps = 1 << 14;        // S: steps of the shorter timed chain (the longer one runs 2S)
 constexpr int kSharedWords = 32 * 64;  // the shared chase's words: 64 per lane, all in the lane's bank
+constexpr int kConstantWords = 64;     // the constant chase's words: 256 bytes, well inside one SM's constant cache
+constexpr unsigned kConstantStride = 17;  // word w holds (w + 17) % 64: odd, so the chase visits every word
+
+__constant__ unsigned constant_next[kConstantWords];
 
 struct Ffma {
   using Value = float;
@@ -185,6 +193,20 @@ __global__ void shared_chain(int steps, unsigned* end, long long* cycles) {
   if (threadIdx.x == 0) *cycles = end_clock - begin;
 }
 
+// The constant chase: every lane from word 0, each step loading the next word's index. Writes each lane's end.
+__global__ void constant_chain(int steps, unsigned* end, long long* cycles) {
+  unsigned p = 0;
+  const long long begin = clock64();
+#pragma unroll 1
+  for (int i = 0; i < steps; i += kUnroll) {
+#pragma unroll
+    for (int j = 0; j < kUnroll; ++j) p = constant_next[p];
+  }
+  const long long end_clock = clock64();
+  end[threadIdx.x] = p;
+  if (threadIdx.x == 0) *cycles = end_clock - begin;
+}
+
 struct Timing {
   double cycles_per_instruction;
   bool ok;
@@ -256,6 +278,23 @@ Timing time_shared_chain(int repeat, long long* cycles_dev) {
   return {cycles, ok};
 }
 
+Timing time_constant_chain(int repeat, long long* cycles_dev) {
+  std::vector<unsigned> next(kConstantWords);
+  for (unsigned w = 0; w < kConstantWords; ++w) next[w] = (w + kConstantStride) % kConstantWords;
+  WS_CHECK(cudaMemcpyToSymbol(constant_next, next.data(), sizeof(unsigned) * kConstantWords));
+  unsigned* end = nullptr;
+  WS_CHECK(cudaMalloc(&end, 32 * sizeof(unsigned)));
+  const auto run = [&](int steps) { constant_chain<<<1, 32>>>(steps, end, cycles_dev); };
+  const double cycles = cycles_per_instruction(run, 1, repeat, cycles_dev);
+  std::vector<unsigned> got(32);
+  WS_CHECK(cudaMemcpy(got.data(), end, sizeof(unsigned) * 32, cudaMemcpyDeviceToHost));
+  WS_CHECK(cudaFree(end));
+  const unsigned want = static_cast<unsigned>(2ull * kSteps * kConstantStride % kConstantWords);
+  bool ok = true;
+  for (const unsigned v : got) ok = ok && v == want;
+  return {cycles, ok};
+}
+
 bool report(const char* chain_class, const char* instruction, const Timing& timing, std::string& detail) {
   std::printf("chain %s %s %.2f\n", chain_class, instruction, timing.cycles_per_instruction);
   const bool plausible = timing.cycles_per_instruction > 0.5 && timing.cycles_per_instruction < 1000;
@@ -290,6 +329,8 @@ int main(int argc, char** argv) {
   ok = report("shared", "LDS", time_shared_chain<false>(repeat, cycles_dev), detail) && ok;
   // Per step: the address computation and the LDS (two instructions; the cycles are the step's, not halved).
   ok = report("shared_indexed", "IMAD+LDS", time_shared_chain<true>(repeat, cycles_dev), detail) && ok;
+  // Per step: the address computation and the LDC, as for shared_indexed.
+  ok = report("constant_indexed", "LDC", time_constant_chain(repeat, cycles_dev), detail) && ok;
   WS_CHECK(cudaFree(cycles_dev));
-  return ws::report_check("microbench_chain", ok, "chains 11" + detail);
+  return ws::report_check("microbench_chain", ok, "chains 12" + detail);
 }
