@@ -108,19 +108,11 @@ void PerfettoTimelineSink::keep_arguments(const std::vector<SliceArgument>& args
     Argument a;
     a.name = static_cast<std::uint32_t>(
         argument_names_.id(argument.group ? fmt::format("{}.{}", argument.group, argument.key) : argument.key));
+    a.kind = argument.kind;
     switch (argument.kind) {
-      case SliceArgument::Kind::kNumber:
-        a.kind = Argument::Kind::kUint;
-        a.bits = argument.number;
-        break;
-      case SliceArgument::Kind::kReal:
-        a.kind = Argument::Kind::kDouble;
-        a.bits = std::bit_cast<std::uint64_t>(argument.real);
-        break;
-      case SliceArgument::Kind::kText:
-        a.kind = Argument::Kind::kString;
-        a.bits = strings_.id(argument.text);
-        break;
+      case SliceArgument::Kind::kNumber: a.bits = argument.number; break;
+      case SliceArgument::Kind::kReal: a.bits = std::bit_cast<std::uint64_t>(argument.real); break;
+      case SliceArgument::Kind::kText: a.bits = strings_.id(argument.text); break;
     }
     arguments_.push_back(a);
     ++slice.argument_count;
@@ -199,9 +191,9 @@ void PerfettoTimelineSink::write_begin(std::uint64_t ns, const Kept& s) {
       name.set_name(argument_names_.text(a.name));
     }
     switch (a.kind) {
-      case Argument::Kind::kUint: annotation.set_uint_value(a.bits); break;
-      case Argument::Kind::kDouble: annotation.set_double_value(std::bit_cast<double>(a.bits)); break;
-      case Argument::Kind::kString:
+      case SliceArgument::Kind::kNumber: annotation.set_uint_value(a.bits); break;
+      case SliceArgument::Kind::kReal: annotation.set_double_value(std::bit_cast<double>(a.bits)); break;
+      case SliceArgument::Kind::kText:
         annotation.set_string_value_iid(a.bits);
         if (strings_.needs_definition(a.bits)) {
           pf::InternedString& value = *interned.add_debug_annotation_string_values();

@@ -49,9 +49,9 @@ class PerfettoTimelineSink : public TimelineSink {
  private:
   // Kept small: a timeline of millions of slices waits here for finish().
   struct Argument {
-    enum class Kind : std::uint8_t { kUint, kDouble, kString } kind = Kind::kUint;
+    SliceArgument::Kind kind = SliceArgument::Kind::kNumber;
     std::uint32_t name = 0;  ///< interned
-    std::uint64_t bits = 0;  ///< the value; kString: its interned id, kDouble: its bits
+    std::uint64_t bits = 0;  ///< the value; kText: its interned id, kReal: its bits
   };
   struct Kept {
     std::uint64_t track = 0;
