@@ -120,6 +120,7 @@ struct Control {
   std::uint32_t write_barrier = kNoBarrier;
   std::uint32_t wait_mask = 0;
   bool global_load = false;
+  bool constant_load = false;  // LDC (with a scoreboard: it is a producer)
   bool barrier = false;
   bool matrix = false;             // HMMA, DMMA
   bool mma_pipe_fp16_fma = false;  // HFMA2.MMA
@@ -133,6 +134,10 @@ struct Control {
 // for sm_75, 80, 86, 89, 90, 100 and 120 (shared loads, LDS, are 0x984 on all of them).
 constexpr std::uint64_t kOpcodeMask = 0xfff;
 constexpr std::array<std::uint64_t, 2> kGlobalLoadOpcodes = {0x381, 0x981};
+// LDC (a constant-bank load: LDC.64 of a kernel argument, an indexed __constant__ array) is 0xb82 on sm_90: found on
+// nvcc 13.0 cubins of kernels with 1 and 3 indexed __constant__ reads (the only opcode whose count followed them);
+// ULDC, the uniform datapath's constant load, is 0xab9 and sets no scoreboard.
+constexpr std::uint64_t kConstantLoadOpcode = 0xb82;
 // BAR (__syncthreads: BAR.SYNC) is 0xb1d for sm_75, 80 and 90: found on nvcc 13.0 cubins of one kernel with 0, 1 and
 // 3 __syncthreads (the only opcode whose count followed them).
 constexpr std::uint64_t kBarrierOpcode = 0xb1d;
@@ -165,6 +170,7 @@ Control control_of(std::span<const std::byte> instruction) {
       static_cast<std::uint32_t>((code >> kWriteBarrierShift) & kBarrierMask),
       static_cast<std::uint32_t>((code >> kWaitMaskShift) & kWaitMaskMask),
       std::find(kGlobalLoadOpcodes.begin(), kGlobalLoadOpcodes.end(), opcode) != kGlobalLoadOpcodes.end(),
+      opcode == kConstantLoadOpcode,
       opcode == kBarrierOpcode,
       std::find(kMatrixOpcodes.begin(), kMatrixOpcodes.end(), opcode) != kMatrixOpcodes.end(),
       std::find(kMmaPipeFp16FmaOpcodes.begin(), kMmaPipeFp16FmaOpcodes.end(), opcode) != kMmaPipeFp16FmaOpcodes.end(),
@@ -260,6 +266,7 @@ SassFunctionSummary summarize_function(std::string name, std::span<const std::by
   // For each instruction that is some producer's first waiter: the latest such producer (see count_stall_points).
   std::vector<std::optional<std::size_t>> latest_producer_of(count);
   std::vector<std::optional<std::size_t>> latest_global_load_of(count);  // the same, global loads only
+  std::vector<std::optional<std::size_t>> latest_constant_load_of(count);  // the same, constant loads only
   std::vector<bool> covered_global_load(count, false);                   // global loads with a later waiter
   for (std::size_t i = count; i-- > 0;) {
     const Control& c = controls[i];
@@ -285,6 +292,11 @@ SassFunctionSummary summarize_function(std::string name, std::span<const std::by
           summary.widest_global_load_bytes = std::max(summary.widest_global_load_bytes, std::uint64_t{c.access_bytes});
           if (!latest_global_load_of[*waiter]) latest_global_load_of[*waiter] = i;
         }
+        if (c.constant_load) {
+          ++summary.constant_loads;
+          summary.constant_cover_cycles += stalls_before[*waiter] - stalls_before[i];
+          if (!latest_constant_load_of[*waiter]) latest_constant_load_of[*waiter] = i;
+        }
       } else
         ++summary.uncovered;
     }
@@ -293,6 +305,7 @@ SassFunctionSummary summarize_function(std::string name, std::span<const std::by
   }
   summary.stall_points = count_stall_points(latest_producer_of);
   summary.global_stall_points = count_stall_points(latest_global_load_of);
+  summary.constant_stall_points = count_stall_points(latest_constant_load_of);
   if (const auto loop = main_loop(loops_of(code, count))) {
     for (std::size_t i = loop->first; i <= loop->last; ++i) {
       if (controls[i].stall == 0) continue;
@@ -303,6 +316,7 @@ SassFunctionSummary summarize_function(std::string name, std::span<const std::by
       if (controls[i].wide_integer_multiply) ++summary.main_loop_wide_integer_multiplies;
     }
     summary.main_loop_global_stall_points = count_stall_points(latest_global_load_of, loop->first, loop->last);
+    summary.main_loop_constant_stall_points = count_stall_points(latest_constant_load_of, loop->first, loop->last);
   }
   return summary;
 }
@@ -357,6 +371,10 @@ void set_sass(KernelLaunch& kernel, const SassFunctionSummary& summary) {
   sass->set_wide_integer_multiplies(summary.wide_integer_multiplies);
   sass->set_main_loop_integer_multiplies(summary.main_loop_integer_multiplies);
   sass->set_main_loop_wide_integer_multiplies(summary.main_loop_wide_integer_multiplies);
+  sass->set_constant_loads(summary.constant_loads);
+  sass->set_constant_stall_points(summary.constant_stall_points);
+  sass->set_constant_cover_cycles(summary.constant_cover_cycles);
+  sass->set_main_loop_constant_stall_points(summary.main_loop_constant_stall_points);
 }
 
 void SassSummaries::add(std::vector<SassFunctionSummary> functions) {

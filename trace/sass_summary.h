@@ -50,6 +50,12 @@ struct SassFunctionSummary {
   std::uint64_t main_loop_global_stall_points = 0;
   std::uint64_t main_loop_integer_multiplies = 0;       ///< integer_multiplies inside the main loop
   std::uint64_t main_loop_wide_integer_multiplies = 0;  ///< wide_integer_multiplies inside the main loop
+  /// Of the covered producers, constant-bank loads with a scoreboard (LDC), the stalls counted over them alone, in
+  /// the code and in the main loop, and of cover_cycles their own.
+  std::uint64_t constant_loads = 0;
+  std::uint64_t constant_stall_points = 0;
+  std::uint64_t constant_cover_cycles = 0;
+  std::uint64_t main_loop_constant_stall_points = 0;
 };
 
 /// Whether `image` starts like an ELF file: what distinguishes a cubin from a fatbin or PTX text handed over as one.

@@ -29,6 +29,16 @@ Measurements chain_values(const BenchmarkRun& run) {
                      fmt::format("MEASURED {}: one warp's chain of dependent {}, clock64 cycles per instruction",
                                  run.provenance(), chain.what)});
   }
+  // The constant chase's step is an SHF (the ALU) and an LDC: the LDC's latency is the step less the ALU's. Runs of
+  // the benchmark from before it had the chase leave the field to the shipped file.
+  if (!run.log.lines_starting({"chain", "constant_indexed"}).empty()) {
+    const double step = median(run.log.numbers({"chain", "constant_indexed"}, 3));
+    const double alu = median(run.log.numbers({"chain", "alu"}, 3));
+    found.push_back({"sm.latency_cycles.constant", fmt::format("{:.1f}", step - alu),
+                     fmt::format("MEASURED {}: one warp's indexed __constant__ chase, {:.2f} clock64 cycles a step of "
+                                 "SHF and LDC less the ALU's {:.2f}",
+                                 run.provenance(), step, alu)});
+  }
   return found;
 }
 

@@ -60,7 +60,8 @@ void check_latencies(const Latencies& latency, const FieldPath& at, IssueList& i
                                                 {"l2_hit", latency.l2_hit()}, {"dram", latency.dram()}};
   for (const auto& [name, value] : all) issues.positive(at.then(name), value);
   issues.non_negative(at.then("host"), latency.host());
-  issues.non_negative(at.then("peer"), latency.peer());  // 0: unmeasured
+  issues.non_negative(at.then("peer"), latency.peer());          // 0: unmeasured
+  issues.non_negative(at.then("constant"), latency.constant());  // 0: unmeasured, not waited for
 }
 
 void check_memory(const MemorySpec& memory, const FieldPath& at, IssueList& issues) {

@@ -122,6 +122,8 @@ constexpr std::uint64_t kNop = 0x7918;  // the first word of a NOP; any opcode b
 constexpr std::uint64_t kLdg = 0x981;   // LDG's opcode (sm_80 and later): a global load
 constexpr std::uint64_t kLds = 0x984;   // LDS's: a shared-memory load
 constexpr std::uint64_t kBar = 0xb1d;   // BAR.SYNC's (__syncthreads), sm_75 to sm_90
+constexpr std::uint64_t kLdc = 0xb82;   // LDC's: a constant-bank load (sm_90)
+constexpr std::uint64_t kUldc = 0xab9;  // ULDC's: the uniform datapath's constant load, no scoreboard
 
 // A control code: stall, the scoreboard written (7: none), the scoreboards waited on; no read barrier, no yield.
 std::uint64_t control(std::uint32_t stall, std::uint32_t write_barrier = kNone, std::uint32_t wait_mask = 0) {
@@ -376,6 +378,30 @@ TEST(SassSummary, GlobalLoadsAreCountedApartFromSharedOnes) {
   EXPECT_EQ(f.global_cover_cycles, 3u + 2u + 1u + 1u) << "the shared load's cover is not the global loads'";
 }
 
+// Constant loads (LDC) with a scoreboard are producers of their own: two kernel arguments loaded together and used
+// at one instruction (one stall), an LDC without a scoreboard and a ULDC (neither waited on), then an indexed
+// __constant__ read inside a loop, waited on at once (a stall an iteration). An LDG's cover is not theirs.
+TEST(SassSummary, ConstantLoadsAreCountedWithTheirStallsAndCover) {
+  const Bytes cubin = make_cubin({function_with_opcodes("k", {{kLdc, control(1)},     // 0: no scoreboard
+                                                              {kUldc, control(1)},    // 1: the uniform path's
+                                                              {kLdc, control(1, 0)},  // 2
+                                                              {kLdc, control(2, 1)},  // 3
+                                                              {kNop, control(1, kNone, 0b11)},
+                                                              {kLdg, control(1, 2)},  // 5: the loop's top
+                                                              {kLdc, control(3, 0)},  // 6
+                                                              {kNop, control(1, kNone, 0b1)},
+                                                              {kNop, control(1, kNone, 0b100)},
+                                                              {branch(-5), control(5)},  // 9: back to 5
+                                                              {kNop, padding()}})});
+  const SassFunctionSummary f = only_function(cubin);
+  EXPECT_EQ(f.constant_loads, 3u) << "neither the LDC without a scoreboard nor the ULDC";
+  EXPECT_EQ(f.constant_stall_points, 2u) << "the two arguments waited on together, then the loop's";
+  EXPECT_EQ(f.constant_cover_cycles, 3u + 2u + 3u);
+  EXPECT_EQ(f.main_loop_constant_stall_points, 1u);
+  EXPECT_EQ(f.global_loads, 1u);
+  EXPECT_EQ(f.global_cover_cycles, 1u + 3u + 1u);
+}
+
 TEST(SassSummary, GlobalLoadBytesFollowTheAccessSize) {
   const Bytes cubin = make_cubin({function_with_opcodes("k", {{kLdg, control(1, 0), kSize128},
                                                               {kLdg, control(1, 1), kSize64},
@@ -626,7 +652,15 @@ TEST(SassSummary, SetSassPutsEveryCountOnTheKernel) {
   looped.wide_integer_multiplies = 5;
   looped.main_loop_integer_multiplies = 6;
   looped.main_loop_wide_integer_multiplies = 4;
+  looped.constant_loads = 7;
+  looped.constant_stall_points = 5;
+  looped.constant_cover_cycles = 21;
+  looped.main_loop_constant_stall_points = 2;
   set_sass(kernel, looped);
+  EXPECT_EQ(kernel.sass().constant_loads(), 7u);
+  EXPECT_EQ(kernel.sass().constant_stall_points(), 5u);
+  EXPECT_EQ(kernel.sass().constant_cover_cycles(), 21u);
+  EXPECT_EQ(kernel.sass().main_loop_constant_stall_points(), 2u);
   EXPECT_EQ(kernel.sass().integer_multiplies(), 9u);
   EXPECT_EQ(kernel.sass().wide_integer_multiplies(), 5u);
   EXPECT_EQ(kernel.sass().main_loop_integer_multiplies(), 6u);

@@ -36,6 +36,11 @@ std::optional<CompilerSchedule> compiler_schedule(const KernelLaunch& launch) {
   else if (sass.global_loads() > 0 && sass.global_stall_points() > 0)
     schedule.global_loads_per_stall =
         std::max(1.0, static_cast<double>(sass.global_loads()) / static_cast<double>(sass.global_stall_points()));
+  if (sass.constant_loads() > 0 && sass.constant_cover_cycles() <= sass.cover_cycles()) {
+    schedule.constant_cover_cycles =
+        static_cast<double>(sass.constant_cover_cycles()) / static_cast<double>(sass.constant_loads());
+    schedule.constant_stalls = static_cast<double>(sass.constant_stall_points());
+  }
   if (sass.has_barriers())
     schedule.barriers_per_instruction = static_cast<double>(sass.barriers()) / static_cast<double>(sass.instructions());
   return schedule;
@@ -51,6 +56,17 @@ double warp_issue_cycles(const KernelLaunch& launch, const CompilerSchedule& sch
   const double loop_spacing = as_double(sass.main_loop_stall_cycles()) / loop;
   const double rest_spacing = as_double(sass.stall_cycles() - sass.main_loop_stall_cycles()) / rest;
   return std::max(1.0, in_loop * loop_spacing + (1 - in_loop) * rest_spacing);
+}
+
+double warp_constant_stalls(const KernelLaunch& launch, const CompilerSchedule& schedule, double issued) {
+  if (!launch.has_sass() || schedule.constant_stalls <= 0) return schedule.constant_stalls;
+  const SassSummary& sass = launch.sass();
+  const double loop = as_double(sass.main_loop_instructions());
+  const double rest = as_double(sass.instructions()) - loop;
+  const double in_loop = as_double(sass.main_loop_constant_stall_points());
+  if (loop <= 0 || rest < 0 || in_loop > schedule.constant_stalls) return schedule.constant_stalls;
+  const double iterations = std::max(0.0, issued - rest) / loop;
+  return schedule.constant_stalls - in_loop + iterations * in_loop;
 }
 
 double warp_global_loads_per_stall(const KernelLaunch& launch, const CompilerSchedule& schedule, double issued,

@@ -28,6 +28,11 @@ struct CompilerSchedule {
   // is then the other producers' (shared loads, MUFU, S2R, shuffles): a global load is placed far from its use, the
   // others near. Unset: the one mean holds for both.
   std::optional<double> global_cover_cycles = std::nullopt;
+  // Constant loads (LDC, SassSummary.constant_*): the cycles between one and its first waiter, and the stalls a warp
+  // makes for them (set for the warp's executed instructions by warp_constant_stalls; the whole code's here). 0 where
+  // the trace lacks the counts.
+  double constant_cover_cycles = 0;
+  double constant_stalls = 0;
 };
 
 /// The schedule of `launch`'s SASS summary; nothing when the trace has none (recorded before the tracer kept it, or
@@ -47,6 +52,11 @@ double warp_global_loads_per_stall(const KernelLaunch& launch, const CompilerSch
 /// body is spaced tighter than its prologue and epilogue: workloads/microbench_branch's FFMA loops, 1.0-1.3 cycles an
 /// instruction in the loop, 1.4-2.7 over the whole code). Without a main loop, the schedule's.
 double warp_issue_cycles(const KernelLaunch& launch, const CompilerSchedule& schedule, double issued);
+
+/// The constant-load stalls of a warp that issues `issued` instructions, as warp_issue_cycles runs the code: those
+/// outside the main loop once (most are the kernel's arguments, loaded at its top), the main loop's once an iteration
+/// of its body's instructions. The schedule's without a main loop.
+double warp_constant_stalls(const KernelLaunch& launch, const CompilerSchedule& schedule, double issued);
 
 /// Cycles of `latency` a warp still waits after the compiler's cover: max(0, latency - cover).
 inline double exposed_latency(double latency, const CompilerSchedule& schedule) {

@@ -57,6 +57,7 @@ MemoryLatencies memory_latencies(const platform::SmSpec& sm) {
   m.peer = lat.peer() > 0 ? lat.peer() : lat.dram();  // unmeasured: a remote load waits like a local DRAM one
   m.host = lat.host() > 0 ? lat.host() : lat.dram();  // the same for a load from host memory
   m.shared = lat.shared();
+  m.constant = lat.constant();
   // A request whose threads touch warp_size different lines takes warp_size / (lines per clock) clocks of the L1;
   // its last sector leaves that many clocks minus one after the first.
   const double lines_per_cycle = std::max(sm.l1_scattered_lines_per_cycle(), kMinLinesPerCycle);

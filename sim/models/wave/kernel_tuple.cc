@@ -183,6 +183,7 @@ KernelTuple kernel_tuple(const KernelLaunch& launch, uint32_t warp_size, const p
     k.schedule->global_loads_per_stall =
         warp_global_loads_per_stall(launch, *k.schedule, issued, waited_global_loads(k.mix));
     k.schedule->issue_cycles = warp_issue_cycles(launch, *k.schedule, issued);
+    k.schedule->constant_stalls = warp_constant_stalls(launch, *k.schedule, issued);
   }
   return k;
 }

@@ -28,6 +28,7 @@ struct MemoryLatencies {
   double uncoal_extra = 0;        // cycles an uncoalesced request adds to the level mix
   double peer = 0;                // a peer GPU's memory over NVLink
   double host = 0;                // host memory over PCIe (zero-copy)
+  double constant = 0;            // a constant-bank load (LDC) the constant cache serves (0: unmeasured, not waited)
   GroupLatencyGrowth dram_group;  // a group of DRAM loads' wait over one load's (not scaled by the fixed points)
 };
 

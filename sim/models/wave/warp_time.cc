@@ -24,6 +24,7 @@ double scheduled_warp_time(const KernelTuple& kernel, const GpuTuple& gpu, const
   cycles += m.shared_loads * exposed_latency(lat.shared, schedule);
   cycles += m.other_lsu * exposed_latency(gpu.latency[index(InstClass::kLsu)], schedule);
   cycles += m.issued[index(InstClass::kSfu)] * exposed_latency(gpu.latency[index(InstClass::kSfu)], schedule);
+  cycles += schedule.constant_stalls * std::max(0.0, lat.constant - schedule.constant_cover_cycles);
   cycles += m.branches * kBranchResolveCycles;
   return cycles;
 }

@@ -166,6 +166,23 @@ TEST(Calibration, TheChainsGiveTheLatencyOfTheClassTheyName) {
       calibrated_gpu(*catalog.find("H100-SXM5-80GB"), measured.measurements, "X", measured.device.name());
   EXPECT_EQ(gpu.spec.sm().latency_cycles().shared(), 29.4);
   EXPECT_THAT(gpu_file_text(gpu), HasSubstr("MEASURED ws_microbench_chain"));
+  EXPECT_EQ(values.count("sm.latency_cycles.constant"), 0u) << "a run from before the constant chase";
+}
+
+// The constant chase's step is an SHF and an LDC: the ALU's chain comes off it.
+TEST(Calibration, TheConstantChaseLessTheAluStepIsTheConstantLatency) {
+  const fs::path folder = h100_folder();
+  std::ofstream(folder / "microbench_chain.log") << "device NVIDIA H100 80GB HBM3 sms 132 steps 16384\n"
+                                                    "chain fp32 FFMA 4.05\nchain fp64 DFMA 8.04\n"
+                                                    "chain alu VIADD+LOP3 5.02\nchain sfu MUFU.EX2 17.01\n"
+                                                    "chain shared LDS 23.00\nchain constant_indexed LDC 34.00\n"
+                                                    "check microbench_chain PASS chains 8\n";
+  const FolderMeasurements measured = measure_folder(folder);
+  EXPECT_EQ(by_field(measured.measurements).at("sm.latency_cycles.constant"), 29.0);
+  const platform::GpuCatalog catalog = shipped_gpus();
+  const CalibratedGpu gpu =
+      calibrated_gpu(*catalog.find("H100-SXM5-80GB"), measured.measurements, "X", measured.device.name());
+  EXPECT_EQ(gpu.spec.sm().latency_cycles().constant(), 29.0);
 }
 
 TEST(Calibration, TheDramGridIsTheHandWrittenFilesFromTheSameRecording) {

@@ -96,6 +96,15 @@ TEST(GpuValidation, HostLatencyMayBeZeroButNotNegative) {
   EXPECT_TRUE(names_field(check_gpu(gpu), "sm.latency_cycles.host"));
 }
 
+// The same for a constant load's (0: the models wait for none).
+TEST(GpuValidation, ConstantLatencyMayBeZeroButNotNegative) {
+  GpuSpec gpu = h100_like();
+  gpu.mutable_sm()->mutable_latency_cycles()->set_constant(0);
+  EXPECT_TRUE(check_gpu(gpu).empty());
+  gpu.mutable_sm()->mutable_latency_cycles()->set_constant(-1);
+  EXPECT_TRUE(names_field(check_gpu(gpu), "sm.latency_cycles.constant"));
+}
+
 TEST(GpuValidation, ZeroLatencyIsAnIssue) {
   GpuSpec gpu = h100_like();
   gpu.mutable_sm()->mutable_latency_cycles()->set_l2_hit(0);

@@ -108,6 +108,29 @@ TEST(CompilerSchedule, GlobalLoadsCoverApartFromTheOtherProducers) {
   EXPECT_FALSE(compiler_schedule(launch)->global_cover_cycles.has_value());
 }
 
+// remote_access's remote_read_kernel as compiled: 284 instructions (a 19-instruction main loop without constant
+// loads), 11 covered LDCs 80 cycles from their waiters, at 9 stalls. A warp meets the code's stalls outside the main
+// loop once and the loop's once an iteration.
+TEST(CompilerSchedule, ConstantLoadStallsOutsideTheMainLoopOnceAndInsideItEveryIteration) {
+  KernelLaunch launch = with_sass(284, 1294, 14, 173, 0);
+  SassSummary& s = *launch.mutable_sass();
+  EXPECT_DOUBLE_EQ(compiler_schedule(launch)->constant_stalls, 0) << "not recorded";
+  s.set_constant_loads(11);
+  s.set_constant_stall_points(9);
+  s.set_constant_cover_cycles(80);
+  CompilerSchedule schedule = *compiler_schedule(launch);
+  EXPECT_DOUBLE_EQ(schedule.constant_stalls, 9);
+  EXPECT_DOUBLE_EQ(schedule.constant_cover_cycles, 80.0 / 11);
+  EXPECT_DOUBLE_EQ(warp_constant_stalls(launch, schedule, 43), 9) << "no main loop: the code's";
+  s.set_main_loop_instructions(19);
+  s.set_main_loop_constant_stall_points(2);
+  schedule = *compiler_schedule(launch);
+  EXPECT_DOUBLE_EQ(warp_constant_stalls(launch, schedule, 43), 7) << "fewer than the rest: the loop never runs";
+  EXPECT_DOUBLE_EQ(warp_constant_stalls(launch, schedule, 265 + 190), 7 + 10 * 2);
+  s.set_constant_cover_cycles(500);  // more than every producer's cover: inconsistent, not used
+  EXPECT_DOUBLE_EQ(compiler_schedule(launch)->constant_stalls, 0);
+}
+
 TEST(CompilerSchedule, ExposedLatencyIsWhatTheCoverLeaves) {
   const CompilerSchedule s{1, 30};
   EXPECT_DOUBLE_EQ(exposed_latency(100, s), 70);

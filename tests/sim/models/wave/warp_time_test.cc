@@ -91,6 +91,22 @@ TEST(WaveWarpTime, ACompilerScheduleReplacesTheAllDependentPath) {
   EXPECT_DOUBLE_EQ(warp_time(k, kGpu, kGpu.memory), unscheduled);
 }
 
+// Each constant-load stall waits the constant cache's latency less the constant loads' own cover; a GPU file without
+// the latency leaves them out.
+TEST(WaveWarpTime, ConstantLoadStallsWaitWhatTheirCoverLeavesOfTheConstantLatency) {
+  KernelTuple k = fma_warp(100);
+  k.schedule = CompilerSchedule{1.5, 20};
+  k.schedule->constant_stalls = 6;
+  k.schedule->constant_cover_cycles = 8;
+  MemoryLatencies lat = kGpu.memory;
+  lat.constant = 0;
+  EXPECT_DOUBLE_EQ(warp_time(k, kGpu, lat), 100 * 1.5);
+  lat.constant = 29;
+  EXPECT_DOUBLE_EQ(warp_time(k, kGpu, lat), 100 * 1.5 + 6 * (29 - 8));
+  k.schedule->constant_cover_cycles = 40;  // covered: no wait, never a negative one
+  EXPECT_DOUBLE_EQ(warp_time(k, kGpu, lat), 100 * 1.5);
+}
+
 // Loads waited on together wait for the slowest: two loads, each a DRAM miss with probability 0.25 and otherwise an
 // L1 or L2 hit (0.5 / 0.25), wait l1 x 0.25 + l2 x (0.75^2 - 0.25) + dram x (1 - 0.75^2) once, where the mean
 // latency would be paid once for the pair.
