@@ -25,10 +25,12 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 NODES = {"H100-80GB-HBM3": "h100-pcie", "H200": "h200", "2xH100-80GB-HBM3": "2xh100-nvlink",
          "2xH200": "2xh200-nvlink"}
-HOST_SWEEPS = ["remote_access_host_sweep", "remote_access_host_occ50", "remote_access_host_occ12"]
+HOST_SWEEPS = ["remote_access_host_sweep", "remote_access_host_occ50", "remote_access_host_occ12",
+               "remote_access_host_write"]  # the last: remote blocks write (--direction write)
 WORKLOADS = {"H100-80GB-HBM3": HOST_SWEEPS, "H200": HOST_SWEEPS, "2xH100-80GB-HBM3": ["remote_access_sweep"],
              "2xH200": ["remote_access_sweep"]}
-LABEL = re.compile(r"remote_read_kernel\[p=(\d+),(batch|spread),f=(\d+)[^\]]*\] (\d+) \d+\.\d+$", re.M)
+KERNEL = re.compile(r"remote_(read|write)_kernel")
+LABEL = re.compile(r"remote_(?:read|write)_kernel\[p=(\d+),(batch|spread),f=(\d+)[^\]]*\] (\d+) \d+\.\d+$", re.M)
 OCCUPANCY = re.compile(r"# occupancy: .* (\d+) of (\d+) warps")
 LAUNCHES_PER_POINT = 5
 
@@ -62,7 +64,7 @@ def points(args, gpu, name, tmp):
         raise SystemExit(f"{gpu}/{name}: compare truncated its kernel list")
     launches = {}
     for kernel in sorted(result["kernels"], key=lambda k: k["index"]):
-        if "remote_read_kernel" not in kernel["name"]:
+        if not KERNEL.search(kernel["name"]):
             continue
         key = groups[kernel["index"] // LAUNCHES_PER_POINT]
         launches.setdefault(key, []).append((kernel["a_ns"], kernel["b_ns"]))
@@ -77,8 +79,9 @@ def err(measured, simulated):
     return (simulated - measured) / measured * 100
 
 
-def occupancy_label(occupancy):
-    return f"{occupancy:g}%"
+def occupancy_label(occupancy, name):
+    """The occupancy, and for the write sweep that its remote blocks write."""
+    return f"{occupancy:g}%" + (" (writes)" if name.endswith("_write") else "")
 
 
 def main():
@@ -118,12 +121,12 @@ def main():
                                 cells.append(f"{a / 1e3:.0f} / {b / 1e3:.0f} ({err(a, b):+.1f}%)")
                             else:
                                 cells.append("-")
-                        print(f"| {occupancy_label(occupancy)} | {pattern} | {flops} | " + " | ".join(cells) + " |")
+                        print(f"| {occupancy_label(occupancy, name)} | {pattern} | {flops} | " + " | ".join(cells) + " |")
                 errors = {key: err(a, b) for key, (a, b) in medians.items()}
                 worst = max(errors, key=lambda key: abs(errors[key]))
                 within = sum(1 for e in errors.values() if abs(e) <= 15)
                 mean = statistics.mean(abs(e) for e in errors.values())
-                summary.append((gpu, name, occupancy_label(occupancy), f"{within}/{len(errors)}", f"{mean:.1f}%",
+                summary.append((gpu, name, occupancy_label(occupancy, name), f"{within}/{len(errors)}", f"{mean:.1f}%",
                                 f"p={worst[0]},{worst[1]},f={worst[2]} {errors[worst]:+.1f}%"))
             print()
     print("| GPU | workload | occupancy | points within 15% | mean error | worst point |")

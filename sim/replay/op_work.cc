@@ -92,6 +92,7 @@ OpWork kernel_op_work(const models::KernelPrediction& prediction, const Topology
   add_transfer(work, topology.gpu_memory(gpu), sm, prediction.dram_bytes);
   add_transfer(work, topology.gpu_l2(gpu), sm, prediction.l2_bytes);
   add_transfer(work, topology.host(), sm, prediction.sysmem_bytes, true);
+  add_transfer(work, sm, topology.host(), prediction.sysmem_write_bytes, true);  // stores over PCIe, the other way
   for (std::uint32_t peer : peers) {
     add_transfer(work, topology.gpu_memory(peer), sm, prediction.peer_bytes / peers.size(), true);
   }

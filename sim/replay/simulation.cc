@@ -256,6 +256,7 @@ class Simulation : public ReplayListener {
       for (std::size_t from : sources) {
         if (topology_.find_route(from, sm)) routes.insert({from, sm});
       }
+      if (topology_.find_route(sm, topology_.host())) routes.insert({sm, topology_.host()});  // zero-copy stores
     }
   }
 

@@ -5,7 +5,9 @@
 // the result to a local output array. A fraction P of the thread blocks read their datum from an array on another
 // GPU through a peer pointer instead (or, with --remote host, from pinned host memory mapped into the GPU's address
 // space: zero-copy reads over PCIe), either as one batch at the start of the kernel or spread over all of it.
-// Lower occupancy is forced with unused dynamic shared memory, as in the paper.
+// Lower occupancy is forced with unused dynamic shared memory, as in the paper. With --direction write every block
+// reads locally and the remote blocks write their results to the remote array instead (the paper's reads-vs-writes
+// comparison).
 
 #include <cstdio>
 #include <cstdlib>
@@ -33,6 +35,7 @@ struct Options {
   int local_gpu = 0;
   int remote_gpu = 1;
   bool remote_host = false;  // the remote array is pinned, mapped host memory instead of another GPU's
+  Direction direction = Direction::kRead;
   int repeat = 5;
   bool sweep = false;
 };
@@ -48,10 +51,11 @@ void print_usage() {
   std::fprintf(stderr,
                "usage: ws_remote_access [--elements N] [--flops F] [--remote-pct P] [--pattern batch|spread]\n"
                "                        [--occupancy-smem BYTES] [--local-gpu A] [--remote-gpu B] [--remote gpu|host]"
-               " [--repeat R] [--sweep]\n"
+               " [--direction read|write] [--repeat R] [--sweep]\n"
                "defaults: --elements 67108864 --flops 1 --remote-pct 0 --pattern batch --occupancy-smem 0 "
-               "--local-gpu 0 --remote-gpu 1 --remote gpu --repeat 5\n"
+               "--local-gpu 0 --remote-gpu 1 --remote gpu --direction read --repeat 5\n"
                "--remote host: the remote array is pinned host memory mapped into the GPU (zero-copy over PCIe)\n"
+               "--direction write: remote blocks write their results to the remote array (all blocks read locally)\n"
                "--sweep runs remote-pct {0,10,20,50,100} x pattern {batch,spread} x flops {1,16}, R launches each\n");
 }
 
@@ -68,7 +72,7 @@ void print_usage() {
 
 /// Exits with the usage on --help, or with an error naming the first unknown option.
 void reject_unknown_options(int argc, char** argv) {
-  const std::optional<std::string> name = ws::first_unknown_option(argc, argv, {"elements", "flops", "remote-pct", "pattern", "occupancy-smem", "local-gpu", "remote-gpu", "remote", "repeat", "sweep"});
+  const std::optional<std::string> name = ws::first_unknown_option(argc, argv, {"elements", "flops", "remote-pct", "pattern", "occupancy-smem", "local-gpu", "remote-gpu", "remote", "direction", "repeat", "sweep"});
   if (!name) return;
   if (*name == "help") {
     print_usage();
@@ -121,10 +125,13 @@ Options parse_options(int argc, char** argv) {
   const std::string pattern = ws::arg_string(argc, argv, "pattern", "batch");
   if (pattern != "batch" && pattern != "spread") usage_error("--pattern must be batch or spread");
   o.pattern = pattern == "spread" ? Pattern::kSpread : Pattern::kBatch;
+  const std::string direction = ws::arg_string(argc, argv, "direction", "read");
+  if (direction != "read" && direction != "write") usage_error("--direction must be read or write");
+  o.direction = direction == "write" ? Direction::kWrite : Direction::kRead;
   return o;
 }
 
-bool reads_remote(const Options& o) { return o.sweep || o.remote_pct > 0; }
+bool touches_remote(const Options& o) { return o.sweep || o.remote_pct > 0; }
 
 /// Checks the GPUs exist and, when any access is remote, that the local GPU can map the remote GPU's memory.
 void require_devices(const Options& o) {
@@ -132,7 +139,7 @@ void require_devices(const Options& o) {
   WS_CHECK(cudaGetDeviceCount(&count));
   if (o.local_gpu >= count) unavailable("--local-gpu " + std::to_string(o.local_gpu) + ": only " +
                                         std::to_string(count) + " GPU(s) visible");
-  if (!reads_remote(o) || o.remote_host) return;
+  if (!touches_remote(o) || o.remote_host) return;
   if (count < 2) {
     unavailable("only one GPU is visible: remote accesses need a second GPU, so use --remote-pct 0 "
                 "(and no --sweep) or --remote host here");
@@ -152,25 +159,26 @@ struct PinnedFree {
 using PinnedFloats = std::unique_ptr<float, PinnedFree>;
 
 /// The arrays on both sides and their host copies (kept for the reference). The remote array is on the remote GPU,
-/// or pinned host memory mapped into the local GPU (`remote_mapped`; `remote_in` then stays empty).
+/// or pinned host memory mapped into the local GPU (`remote_mapped`; `remote_in` then stays empty). Writing, the
+/// remote blocks write into it.
 struct Buffers {
   std::vector<float> local_host;
-  std::vector<float> remote_host;  // empty when nothing is read remotely
+  std::vector<float> remote_host;  // empty when no block is remote
   ws::DeviceFloats local_in;
   ws::DeviceFloats remote_in;
   PinnedFloats remote_mapped;
-  const float* remote_pointer = nullptr;  // what the kernel reads remote data through
+  float* remote_pointer = nullptr;  // what the kernel reads (or writes) remote data through
   ws::DeviceFloats out;
 };
 
 /// Pinned host memory holding `host`, mapped into the current GPU's address space.
-PinnedFloats pin_and_map(const std::vector<float>& host, const float** device_pointer) {
+PinnedFloats pin_and_map(const std::vector<float>& host, float** device_pointer) {
   float* p = nullptr;
   WS_CHECK(cudaHostAlloc(&p, host.size() * sizeof(float), cudaHostAllocMapped | cudaHostAllocPortable));
   std::memcpy(p, host.data(), host.size() * sizeof(float));
   void* mapped = nullptr;
   WS_CHECK(cudaHostGetDevicePointer(&mapped, p, 0));
-  *device_pointer = static_cast<const float*>(mapped);
+  *device_pointer = static_cast<float*>(mapped);
   return PinnedFloats(p);
 }
 
@@ -188,7 +196,7 @@ Buffers make_buffers(const Options& o) {
   ws::fill_random(b.local_host, 1u);
   b.local_in = upload(o.local_gpu, b.local_host);
   b.out = ws::device_floats(o.local_gpu, n);
-  if (reads_remote(o)) {
+  if (touches_remote(o)) {
     // Different values than the local array, so that reading the wrong array fails the check.
     b.remote_host.resize(n);
     ws::fill_random(b.remote_host, 2u);
@@ -210,15 +218,16 @@ void prepare_and_print_occupancy(const Options& o) {
     usage_error("--occupancy-smem " + std::to_string(o.occupancy_smem) + " exceeds this GPU's " +
                 std::to_string(prop.sharedMemPerBlockOptin) + " bytes per block");
   }
-  const int blocks_per_sm = prepare_occupancy(o.occupancy_smem);
+  const int blocks_per_sm = prepare_occupancy(o.occupancy_smem, o.direction);
   if (blocks_per_sm == 0) usage_error("the kernel cannot run with --occupancy-smem " + std::to_string(o.occupancy_smem));
   const int warps = blocks_per_sm * kThreadsPerBlock / 32;
   const int max_warps = prop.maxThreadsPerMultiProcessor / 32;
-  const std::string remote = !reads_remote(o) ? "none (all accesses local)"
-                             : o.remote_host ? "host (pinned, mapped)"
-                                             : "gpu" + std::to_string(o.remote_gpu);
-  std::printf("# remote_access: local gpu%d %s, remote %s, %lld floats, %u blocks of %d threads\n", o.local_gpu,
-              prop.name, remote.c_str(), o.elements, remote_read_blocks(o.elements), kThreadsPerBlock);
+  const std::string remote = !touches_remote(o) ? "none (all accesses local)"
+                             : o.remote_host   ? "host (pinned, mapped)"
+                                               : "gpu" + std::to_string(o.remote_gpu);
+  std::printf("# remote_access: local gpu%d %s, remote %s, %s, %lld floats, %u blocks of %d threads\n", o.local_gpu,
+              prop.name, remote.c_str(), o.direction == Direction::kWrite ? "remote blocks write" : "remote blocks read",
+              o.elements, remote_read_blocks(o.elements), kThreadsPerBlock);
   std::printf("# occupancy: %d bytes dynamic shared memory per block -> %d blocks/SM, %d of %d warps (%d%%)\n",
               o.occupancy_smem, blocks_per_sm, warps, max_warps, 100 * warps / max_warps);
   std::fflush(stdout);
@@ -228,6 +237,7 @@ RemoteReadArgs make_args(const Options& o, const Buffers& b, const RunConfig& c)
   RemoteReadArgs a;
   a.local_in = b.local_in.get();
   a.remote_in = b.remote_pointer;
+  a.remote_out = o.direction == Direction::kWrite ? b.remote_pointer : nullptr;
   a.out = b.out.get();
   a.n = o.elements;
   a.remote_pct = c.remote_pct;
@@ -239,7 +249,7 @@ RemoteReadArgs make_args(const Options& o, const Buffers& b, const RunConfig& c)
 }
 
 std::string config_label(const Options& o, const RunConfig& c) {
-  std::string label = kKernelName;
+  std::string label = o.direction == Direction::kWrite ? kWriteKernelName : kKernelName;
   label += "[p=" + std::to_string(c.remote_pct) + (c.pattern == Pattern::kBatch ? ",batch" : ",spread") +
            ",f=" + std::to_string(c.flops);
   if (o.occupancy_smem > 0) label += ",smem=" + std::to_string(o.occupancy_smem);
@@ -248,9 +258,11 @@ std::string config_label(const Options& o, const RunConfig& c) {
 }
 
 /// Compares one element of every thread block (at a lane that varies from block to block), plus the last element,
-/// with the CPU reference: this checks each block's local/remote choice as well as the arithmetic.
+/// with the CPU reference: this checks each block's local/remote choice as well as the arithmetic. Writing, a remote
+/// block's element is looked for in the remote array (`remote_out`) and every input is local.
 int check_config(const Options& o, const Buffers& b, const RemoteReadArgs& a, const std::string& label,
-                 const std::vector<float>& out) {
+                 const std::vector<float>& out, const std::vector<float>& remote_out) {
+  const bool writes = o.direction == Direction::kWrite;
   const unsigned blocks = remote_read_blocks(o.elements);
   std::vector<long long> indices;
   for (unsigned block = 0; block < blocks; ++block) {
@@ -263,8 +275,8 @@ int check_config(const Options& o, const Buffers& b, const RemoteReadArgs& a, co
   for (long long i : indices) {
     const std::size_t k = static_cast<std::size_t>(i);
     const bool remote = is_remote_block(a, static_cast<unsigned>(i / kThreadsPerBlock));
-    got.push_back(out[k]);
-    want.push_back(fma_chain_host(remote ? b.remote_host[k] : b.local_host[k], a.flops));
+    got.push_back(writes && remote ? remote_out[k] : out[k]);
+    want.push_back(fma_chain_host(remote && !writes ? b.remote_host[k] : b.local_host[k], a.flops));
   }
   const long bad = ws::first_mismatch(got, want);
   std::string detail = label + " " + std::to_string(indices.size()) + " sampled elements";
@@ -279,18 +291,27 @@ int check_config(const Options& o, const Buffers& b, const RemoteReadArgs& a, co
 /// `repeat` timed launches of one configuration, then its check. The output is poisoned with NaNs first so that a
 /// launch that wrote nothing cannot pass on an earlier configuration's results.
 int run_config(const Options& o, const Buffers& b, const RunConfig& c, ws::KernelTimer& timer,
-               std::vector<float>& out) {
+               std::vector<float>& out, std::vector<float>& remote_out) {
   const RemoteReadArgs args = make_args(o, b, c);
   const std::string label = config_label(o, c);
   const std::size_t bytes = static_cast<std::size_t>(o.elements) * sizeof(float);
+  const bool writes = o.direction == Direction::kWrite && b.remote_pointer != nullptr;
   WS_CHECK(cudaMemset(b.out.get(), 0xFF, bytes));
+  if (writes && o.remote_host) std::memset(b.remote_mapped.get(), 0xFF, bytes);
+  if (writes && !o.remote_host) WS_CHECK(cudaMemset(b.remote_pointer, 0xFF, bytes));  // on the peer GPU
+  WS_CHECK(cudaDeviceSynchronize());
   for (int r = 0; r < o.repeat; ++r) {
     timer.start();
-    launch_remote_read(args, o.occupancy_smem, nullptr);
+    launch_remote_access(args, o.direction, o.occupancy_smem, nullptr);
     timer.stop(label.c_str());
   }
   WS_CHECK(cudaMemcpy(out.data(), b.out.get(), bytes, cudaMemcpyDeviceToHost));
-  return check_config(o, b, args, label, out);
+  if (writes) {
+    remote_out.resize(out.size());
+    if (o.remote_host) std::memcpy(remote_out.data(), b.remote_mapped.get(), bytes);  // synchronized above
+    else WS_CHECK(cudaMemcpy(remote_out.data(), b.remote_pointer, bytes, cudaMemcpyDefault));
+  }
+  return check_config(o, b, args, label, out, remote_out);
 }
 
 /// The sweep: for each intensity and pattern, remote-pct rises from 0 (the local baseline the paper's overheads
@@ -318,10 +339,11 @@ int main(int argc, char** argv) {
   const std::vector<RunConfig> configs =
       o.sweep ? sweep_configs() : std::vector<RunConfig>{RunConfig{o.remote_pct, o.pattern, o.flops}};
   std::vector<float> out(static_cast<std::size_t>(o.elements));
+  std::vector<float> remote_out;  // writing: the remote array as the kernel left it
   ws::KernelTimer timer(kWorkload);
   int status = 0;
   for (const RunConfig& c : configs) {
-    if (run_config(o, buffers, c, timer, out) != 0) status = 1;
+    if (run_config(o, buffers, c, timer, out, remote_out) != 0) status = 1;
   }
   return status;
 }

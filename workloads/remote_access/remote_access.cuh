@@ -13,10 +13,15 @@ enum class Pattern : int { kBatch = 0, kSpread = 1 };
 
 constexpr int kThreadsPerBlock = 256;  // 8 warps; 8 resident blocks give the paper's 100% occupancy (64 warps)
 
+/// read: remote blocks read their datum from the remote array (the paper's experiment); write: every block reads
+/// locally and remote blocks write their result to the remote array (the paper's "writes are 8-10% slower").
+enum class Direction : int { kRead = 0, kWrite = 1 };
+
 struct RemoteReadArgs {
   const float* local_in = nullptr;   ///< on the local GPU
   const float* remote_in = nullptr;  ///< on the remote GPU (peer pointer) or mapped host memory; null when never read
   float* out = nullptr;              ///< on the local GPU
+  float* remote_out = nullptr;       ///< write direction: where remote blocks write (peer or mapped host memory)
   long long n = 0;
   int remote_pct = 0;
   Pattern pattern = Pattern::kBatch;
@@ -43,15 +48,17 @@ inline float fma_chain_host(float x, int flops) {
   return x;
 }
 
-/// The kernel's real name; sweep labels start with it so that they match the trace's kernel name.
+/// The kernels' real names; sweep labels start with them so that they match the trace's kernel names.
 constexpr const char* kKernelName = "remote_read_kernel";
+constexpr const char* kWriteKernelName = "remote_write_kernel";
 
-/// Launches remote_read_kernel over all `n` elements with `smem_bytes` of (unused) dynamic shared memory per block.
-void launch_remote_read(const RemoteReadArgs& args, int smem_bytes, cudaStream_t stream);
+/// Launches remote_read_kernel (or, writing, remote_write_kernel) over all `n` elements with `smem_bytes` of
+/// (unused) dynamic shared memory per block.
+void launch_remote_access(const RemoteReadArgs& args, Direction direction, int smem_bytes, cudaStream_t stream);
 
 /// Number of thread blocks for `n` elements.
 unsigned remote_read_blocks(long long n);
 
 /// Allows `smem_bytes` of dynamic shared memory per block on the current device; returns the resulting resident
-/// blocks per SM (0 if the request cannot run at all).
-int prepare_occupancy(int smem_bytes);
+/// blocks per SM of the direction's kernel (0 if the request cannot run at all).
+int prepare_occupancy(int smem_bytes, Direction direction);

@@ -43,20 +43,31 @@ __global__ void remote_read_kernel(RemoteReadArgs a) {
   a.out[i] = apply_flops(src[i], a.flops);
 }
 
+// The write direction: every block reads its datum locally; remote blocks store the result through the remote
+// pointer (one store instruction whichever array is written: only the address differs).
+__global__ void remote_write_kernel(RemoteReadArgs a) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= a.n) return;
+  float* dst = is_remote_block(a, blockIdx.x) ? a.remote_out : a.out;
+  dst[i] = apply_flops(a.local_in[i], a.flops);
+}
+
 unsigned remote_read_blocks(long long n) {
   return static_cast<unsigned>((n + kThreadsPerBlock - 1) / kThreadsPerBlock);
 }
 
-void launch_remote_read(const RemoteReadArgs& args, int smem_bytes, cudaStream_t stream) {
-  remote_read_kernel<<<remote_read_blocks(args.n), kThreadsPerBlock, static_cast<size_t>(smem_bytes), stream>>>(args);
+void launch_remote_access(const RemoteReadArgs& args, Direction direction, int smem_bytes, cudaStream_t stream) {
+  const auto kernel = direction == Direction::kWrite ? remote_write_kernel : remote_read_kernel;
+  kernel<<<remote_read_blocks(args.n), kThreadsPerBlock, static_cast<size_t>(smem_bytes), stream>>>(args);
   WS_CHECK(cudaGetLastError());
 }
 
-int prepare_occupancy(int smem_bytes) {
+int prepare_occupancy(int smem_bytes, Direction direction) {
+  const auto kernel = direction == Direction::kWrite ? remote_write_kernel : remote_read_kernel;
   // Above 48 KB per block the kernel must opt in; the memory is never touched, it only limits resident blocks.
-  WS_CHECK(cudaFuncSetAttribute(remote_read_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
+  WS_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
   int blocks = 0;
-  WS_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, remote_read_kernel, kThreadsPerBlock,
+  WS_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kThreadsPerBlock,
                                                          static_cast<size_t>(smem_bytes)));
   return blocks;
 }

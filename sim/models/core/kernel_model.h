@@ -24,7 +24,8 @@ struct KernelPrediction {
   uint64_t dram_bytes = 0;       // to and from this GPU's DRAM
   uint64_t l2_bytes = 0;         // through this GPU's L2
   uint64_t peer_bytes = 0;       // read from or written to other GPUs' memory (NVLink or PCIe peer access)
-  uint64_t sysmem_bytes = 0;     // host memory accessed directly (zero-copy over PCIe)
+  uint64_t sysmem_bytes = 0;     // host memory read directly (zero-copy over PCIe)
+  uint64_t sysmem_write_bytes = 0;  // host memory written directly (zero-copy stores over PCIe)
   uint32_t blocks_per_sm = 0;    // resident blocks per SM (occupancy limit)
   uint32_t waves = 0;
   double theoretical_occupancy = 0;         // resident warps / max warps per SM, 0..1

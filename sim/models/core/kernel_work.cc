@@ -154,6 +154,7 @@ KernelWork kernel_work(const KernelCounters& counters, const SassSummary* sass) 
   // links metrics a kernel's host reads are 0 (not modelled).
   work.sysmem_bytes = m.pcie_read_bytes();
   work.host_read_bytes = as_double(work.sysmem_bytes) / kPcieReceivedPerByteRead;
+  work.sysmem_write_bytes = m.pcie_write_bytes();
   return work;
 }
 

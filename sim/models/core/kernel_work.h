@@ -83,6 +83,10 @@ struct KernelWork {
   double peer_read_bytes = 0;
   uint64_t sysmem_bytes = 0;  // host memory read directly (zero-copy): pcie__read_bytes, where recorded
   double host_read_bytes = 0;  // what the kernel's loads read from host memory: sysmem_bytes / kPcieReceivedPerByteRead
+  // Host memory written directly (zero-copy stores): pcie__write_bytes, the link's protocol included (1.125 bytes a
+  // byte stored: workloads/remote_access --remote host --direction write on H200, 302.0 MB sent for 268.4 MB), where
+  // recorded. A kernel that writes no host memory sends 0-2 KB.
+  uint64_t sysmem_write_bytes = 0;
 };
 
 /// Bytes in one L2 sector: the aperture counters count sectors.

@@ -25,6 +25,7 @@ void add_bytes(KernelPrediction& prediction, const KernelWork& work) {
   prediction.l2_bytes = work.l2_bytes;
   prediction.peer_bytes = work.peer_bytes;
   prediction.sysmem_bytes = work.sysmem_bytes;
+  prediction.sysmem_write_bytes = work.sysmem_write_bytes;
 }
 
 double no_counters_cycles(KernelPrediction& prediction, const platform::GpuSpec& gpu, const KernelLaunch& launch) {

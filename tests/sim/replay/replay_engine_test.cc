@@ -277,6 +277,25 @@ TEST(KernelOpWork, KeepsALocalSmTimeOnlyForAKernelWithRemoteAndLocalWork) {
   EXPECT_DOUBLE_EQ(kernel_op_work(kernel, topology, 0, {}, 1, 2e-3).local_sm_time_s.value_or(0), 1e-3);
 }
 
+// Zero-copy stores leave the SMs for the host (remote work, like host reads), over the PCIe link's other direction:
+// a kernel writing 1 GB of host memory beside a 1 GB copy to the device takes as long as either alone.
+TEST(KernelOpWork, HostWritesGoFromTheSmsToTheHostTheOtherWayThanHostReads) {
+  const Topology topology = Topology::from_platform(testing::pcie_node(1, 32, 0));
+  models::KernelPrediction kernel;
+  kernel.sysmem_write_bytes = 1 * kGB;
+  const OpWork work = kernel_op_work(kernel, topology, 0, {}, 0, std::nullopt);
+  ASSERT_EQ(work.transfers.size(), 1u);
+  EXPECT_EQ(work.transfers[0].from, topology.gpu_sm(0));
+  EXPECT_EQ(work.transfers[0].to, topology.host());
+  EXPECT_TRUE(work.transfers[0].remote);
+  Scenario scenario;
+  scenario.add(work, 0);
+  scenario.add(transfer(topology.host(), topology.gpu_memory(0), 1 * kGB), 1);
+  const ReplayTimings timings = scenario.run(topology);
+  EXPECT_NEAR(duration(timings, 0), 1.0 / 32, 1e-3 / 32);
+  EXPECT_NEAR(duration(timings, 1), 1.0 / 32, 1e-3 / 32);
+}
+
 TEST(ReplayEngine, SmallKernelsShareAGpuWithoutSlowingEachOther) {
   const Topology topology = Topology::from_platform(testing::pcie_node(1));
   Scenario scenario;

@@ -128,6 +128,17 @@ TEST(KernelWork, SysmemApertureSectorsAreTheProfilersNotTheKernels) {
   EXPECT_EQ(kernel_work(c).sysmem_bytes, 0u);
 }
 
+// remote_access --remote host --direction write, every block writing host memory (H200): 268 MB stored, 302 MB sent
+// over PCIe; the reads' direction sees only the profiler's few KB.
+TEST(KernelWork, HostWritesAreThePcieBytesSent) {
+  KernelCounters c;
+  c.mutable_memory()->set_pcie_write_bytes(301'991'936);
+  c.mutable_memory()->set_pcie_read_bytes(6'144);
+  const KernelWork w = kernel_work(c);
+  EXPECT_EQ(w.sysmem_write_bytes, 301'991'936u);
+  EXPECT_EQ(w.sysmem_bytes, 6'144u);
+}
+
 TEST(KernelWork, HostReadsAreThePcieBytesReceived) {
   // remote_access --remote host, every block reading host memory (H100): 268 MB read, 293 MB over PCIe, and 404 MB
   // in the L2's sysmem aperture.
