@@ -134,9 +134,10 @@ struct Control {
 // for sm_75, 80, 86, 89, 90, 100 and 120 (shared loads, LDS, are 0x984 on all of them).
 constexpr std::uint64_t kOpcodeMask = 0xfff;
 constexpr std::array<std::uint64_t, 2> kGlobalLoadOpcodes = {0x381, 0x981};
-// LDC (a constant-bank load: LDC.64 of a kernel argument, an indexed __constant__ array) is 0xb82 on sm_90: found on
-// nvcc 13.0 cubins of kernels with 1 and 3 indexed __constant__ reads (the only opcode whose count followed them);
-// ULDC, the uniform datapath's constant load, is 0xab9 and sets no scoreboard.
+// LDC (a constant-bank load: LDC.64 of a kernel argument, an indexed __constant__ array) is 0xb82 on sm_75 to sm_120:
+// found on nvcc 13.0 cubins of kernels with 1 and 3 indexed __constant__ reads (the only opcode with a scoreboard whose
+// count followed them; sm_100 and sm_120 load two more kernel arguments with it); ULDC, the uniform datapath's
+// constant load, is 0xab9 on sm_90 and sets no scoreboard.
 constexpr std::uint64_t kConstantLoadOpcode = 0xb82;
 // BAR (__syncthreads: BAR.SYNC) is 0xb1d for sm_75, 80 and 90: found on nvcc 13.0 cubins of one kernel with 0, 1 and
 // 3 __syncthreads (the only opcode whose count followed them).
