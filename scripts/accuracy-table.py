@@ -26,6 +26,10 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SUITE_TRACES = "workloads/suite/traces"
+# validate.sh's summary line for one model: "same GPU  : mean of per-workload MAPE 9.7%, median 7.3% over 38 workloads,
+# max 29.8%".
+SINGLE_SUMMARY = re.compile(r"^(same|cross) GPU\s*: mean of per-workload MAPE ([0-9.]+)%, .* over (\d+) workloads, "
+                            r"max ([0-9.]+)%")
 
 
 def validate(models, extra_args):
@@ -34,11 +38,16 @@ def validate(models, extra_args):
                             capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"scripts/validate.sh {' '.join(extra_args)} failed: {result.stderr[-600:]}")
-    rows = {}
+    rows, single = {}, {}
     for line in result.stdout.splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
         if len(cells) == 9 and cells[0] not in ("model", "---"):
             rows[cells[0]] = (cells[1], cells[3], cells[4], cells[5], cells[7], cells[8])
+        # One model: validate.sh prints its summary lines instead of the comparison table.
+        if match := SINGLE_SUMMARY.match(line):
+            single[match.group(1)] = (f"{match.group(2)}%", f"{match.group(4)}%", match.group(3))
+    if not rows and "same" in single and "cross" in single and "," not in models:
+        rows[models] = single["same"] + single["cross"]
     return rows
 
 
