@@ -41,12 +41,12 @@ def validate(models, extra_args):
     rows, single = {}, {}
     for line in result.stdout.splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if len(cells) == 9 and cells[0] not in ("model", "---"):
+        if len(cells) == 9 and cells[0] in models.split(","):  # not a one-model run's per-workload rows
             rows[cells[0]] = (cells[1], cells[3], cells[4], cells[5], cells[7], cells[8])
         # One model: validate.sh prints its summary lines instead of the comparison table.
         if match := SINGLE_SUMMARY.match(line):
             single[match.group(1)] = (f"{match.group(2)}%", f"{match.group(4)}%", match.group(3))
-    if not rows and "same" in single and "cross" in single and "," not in models:
+    if "same" in single and "cross" in single and "," not in models:
         rows[models] = single["same"] + single["cross"]
     return rows
 
