@@ -26,7 +26,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 NODES = {"H100-80GB-HBM3": "h100-pcie", "H200": "h200", "2xH100-80GB-HBM3": "2xh100-nvlink",
          "2xH200": "2xh200-nvlink"}
 HOST_SWEEPS = ["remote_access_host_sweep", "remote_access_host_occ50", "remote_access_host_occ12",
-               "remote_access_host_write"]  # the last: remote blocks write (--direction write)
+               # remote blocks write (--direction write)
+               "remote_access_host_write", "remote_access_host_write_occ50", "remote_access_host_write_occ12"]
 WORKLOADS = {"H100-80GB-HBM3": HOST_SWEEPS, "H200": HOST_SWEEPS, "2xH100-80GB-HBM3": ["remote_access_sweep"],
              "2xH200": ["remote_access_sweep"]}
 KERNEL = re.compile(r"remote_(read|write)_kernel")
@@ -81,7 +82,7 @@ def err(measured, simulated):
 
 def occupancy_label(occupancy, name):
     """The occupancy, and for the write sweep that its remote blocks write."""
-    return f"{occupancy:g}%" + (" (writes)" if name.endswith("_write") else "")
+    return f"{occupancy:g}%" + (" (writes)" if "_write" in name else "")
 
 
 def main():
