@@ -4,6 +4,7 @@
 #include <simgrid/s4u.hpp>
 
 #include <cmath>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -27,7 +28,9 @@ class ReplayState {
         node_(std::move(node)),
         actors_host_(actors_host),
         ops_ended_(ops_ended),
-        threads_running_(threads) {
+        threads_running_(threads),
+        host_clock_(threads, 0),
+        issued_ahead_(threads, 0) {
     for (std::size_t e = 0; e < copy_engines; ++e) copy_engines_.push_back(sg4::Semaphore::create(1));
   }
 
@@ -36,13 +39,16 @@ class ReplayState {
   // any of them.
   void add_new_streams() {
     const std::size_t known = issued_.size();
-    while (issued_.size() < feed_.stream_count()) issued_.push_back(sg4::Semaphore::create(0));
+    while (issued_.size() < feed_.stream_count()) {
+      issued_.push_back(sg4::Semaphore::create(0));
+      issue_times_.emplace_back();
+      stream_waiting_.push_back(false);
+    }
     for (std::size_t s = known; s < issued_.size(); ++s) {
       const ReplayStream& stream = feed_.stream(s);
       const std::string name =
           "device" + std::to_string(stream.device_id) + ".stream" + std::to_string(stream.stream_id);
       sg4::Actor::create(name, actors_host_, [this, s] { guarded([this, s] { run_stream(s); }); });
-      if (threads_running_ == 0) issued_[s]->release();  // no host thread: nothing follows
     }
   }
 
@@ -62,36 +68,84 @@ class ReplayState {
     if (failure_) std::rethrow_exception(failure_);
   }
 
+  // A host thread keeps its own clock and sleeps only where the replay needs it to: before it waits for the GPUs, and
+  // after every kRunAheadOps issues. Its compute steps only move its clock, and an issue carries the time it was made,
+  // which its stream does not start the operation before: the same times as sleeping through every step, for one
+  // SimGrid activity where there were one per step (a sixth of a replay's time went to them).
   void run_host(std::size_t thread) {
+    double& clock = host_clock_[thread];
     HostStep step;
     while (feed_.next_step(thread, step)) {
       add_new_streams();
       switch (step.kind) {
-        case HostStep::Kind::kCompute: sg4::this_actor::sleep_for(units::sim_from_seconds(step.seconds)); break;
-        case HostStep::Kind::kIssue: issued_.at(step.stream)->release(); break;
-        case HostStep::Kind::kWait: wait_done(step.op); break;
+        case HostStep::Kind::kCompute: clock += units::sim_from_seconds(step.seconds); break;
+        case HostStep::Kind::kIssue: issue(thread, step.stream); break;
+        case HostStep::Kind::kWait:
+          catch_up(clock);
+          issued_ahead_[thread] = 0;
+          wait_done(step.op);
+          clock = sg4::Engine::get_clock();
+          break;
         case HostStep::Kind::kCallStart:
         case HostStep::Kind::kCallEnd: break;
       }
-      feed_.step_ended(thread, step, units::seconds_from_sim(sg4::Engine::get_clock()));
+      feed_.step_ended(thread, step, units::seconds_from_sim(clock));
     }
+    catch_up(clock);  // the thread's last steps end at its own time, which the replay's end includes
     if (--threads_running_ == 0) tell_streams_nothing_follows();
   }
 
-  // Each issue releases the stream once, and the end of the last host thread once more: nothing follows then.
+  // Each stream runs its operations in issue order, none before the host issued it.
   void run_stream(std::size_t stream) {
     while (true) {
-      issued_[stream]->acquire();
-      std::optional<FedOp> op = feed_.next_op(stream);
-      if (!op) return;
+      const std::optional<double> issued_at = next_issue(stream);
+      std::optional<FedOp> op = feed_.next_op(stream);  // asked at the end too: the feed hears that nothing follows
+      if (!issued_at || !op) return;
+      catch_up(*issued_at);
       for (std::size_t awaited : op->waits_for) wait_done(awaited);
       execute(*op);
     }
   }
 
  private:
+  // How many operations a host thread may issue ahead of the simulated time before it lets the time catch up: the
+  // replay keeps them in memory beyond what the GPUs have been issued and not run yet.
+  static constexpr std::size_t kRunAheadOps = 1024;
+
+  static void catch_up(double time) {
+    if (time > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(time);
+  }
+
+  void issue(std::size_t thread, std::size_t stream) {
+    issue_times_.at(stream).push_back(host_clock_[thread]);
+    if (stream_waiting_[stream]) {
+      stream_waiting_[stream] = false;
+      issued_[stream]->release();
+    }
+    if (++issued_ahead_[thread] < kRunAheadOps) return;
+    catch_up(host_clock_[thread]);
+    issued_ahead_[thread] = 0;
+  }
+
+  // When the stream's next operation was issued (simulated time); nullopt when nothing follows.
+  std::optional<double> next_issue(std::size_t stream) {
+    // Indexed anew after each wait: streams added meanwhile may have moved the queues.
+    while (issue_times_[stream].empty()) {
+      if (threads_running_ == 0) return std::nullopt;
+      stream_waiting_[stream] = true;
+      issued_[stream]->acquire();
+    }
+    const double issued_at = issue_times_[stream].front();
+    issue_times_[stream].pop_front();
+    return issued_at;
+  }
+
   void tell_streams_nothing_follows() {
-    for (const sg4::SemaphorePtr& issued : issued_) issued->release();
+    for (std::size_t s = 0; s < issued_.size(); ++s) {
+      if (!stream_waiting_[s]) continue;
+      stream_waiting_[s] = false;
+      issued_[s]->release();
+    }
   }
 
   bool done(std::size_t op) const { return op < done_.size() && done_[op]; }
@@ -209,6 +263,10 @@ class ReplayState {
   std::size_t ops_done_ = 0;
   std::vector<bool> done_;
   std::unordered_map<std::size_t, sg4::SemaphorePtr> done_signal_;
+  std::vector<double> host_clock_;         // per host thread, simulated time: at or ahead of the engine's clock
+  std::vector<std::size_t> issued_ahead_;  // per host thread: operations issued since it last let the time catch up
+  std::vector<std::deque<double>> issue_times_;  // per stream, of the operations issued and not yet taken
+  std::vector<bool> stream_waiting_;             // per stream: waiting for an issue (next_issue)
   std::vector<sg4::SemaphorePtr> issued_;
   std::vector<sg4::SemaphorePtr> copy_engines_;
   std::exception_ptr failure_;

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -129,6 +130,44 @@ TEST(ReplayEngine, HostWaitDelaysLaterIssues) {
   const ReplayTimings timings = scenario.run(topology);
   // Issued after the wait, plus one API call.
   EXPECT_NEAR(timings.op_start[second], timings.op_end[first] + 5e-6, 1e-9);
+}
+
+// A host thread issues without sleeping through each step (replay_engine.cc): an operation still starts when its
+// stream is free and not before the host issued it, over many more issues than it may run ahead by (kRunAheadOps).
+// Stream 0 gets bursts of nine 10 us copies issued 2 us apart (it falls behind the host, then catches up), stream 1
+// one copy after each burst and 100 us of host work (it waits for the host).
+TEST(ReplayEngine, OperationsStartWhenIssuedOrWhenTheirStreamIsFreeOverManyIssues) {
+  const Topology topology = Topology::from_platform(testing::pcie_node(1, 32, 0));
+  Scenario scenario;
+  constexpr std::size_t kIssues = 3000;
+  constexpr double kCopySeconds = 10e-6;
+  std::vector<double> issued_at;
+  std::vector<std::size_t> stream_of;
+  double host_clock = 0;
+  for (std::size_t i = 0; i < kIssues; ++i) {
+    const std::size_t stream = i % 10 == 9 ? 1 : 0;
+    const double gap = stream == 0 ? 2e-6 : 100e-6;
+    scenario.host().push_back({HostStep::Kind::kCompute, kNoOp, kNoOp, gap});
+    host_clock += gap;
+    issued_at.push_back(host_clock);
+    stream_of.push_back(stream);
+    // Stream 0 to the GPU and stream 1 from it: opposite directions do not share a PCIe link.
+    scenario.add(stream == 0 ? transfer(topology.host(), topology.gpu_memory(0), kCopySeconds * 32 * kGB)
+                             : transfer(topology.gpu_memory(0), topology.host(), kCopySeconds * 32 * kGB),
+                 stream);
+  }
+  const ReplayTimings timings = scenario.run(topology);
+  double free_at[2] = {0, 0};
+  double last_end = 0;
+  for (std::size_t i = 0; i < kIssues; ++i) {
+    const double expected_start = std::max(issued_at[i], free_at[stream_of[i]]);
+    ASSERT_NEAR(timings.op_start[i], expected_start, 1e-9) << "operation " << i;
+    ASSERT_NEAR(timings.op_end[i], expected_start + kCopySeconds, 1e-9) << "operation " << i;
+    free_at[stream_of[i]] = timings.op_end[i];
+    last_end = std::max(last_end, timings.op_end[i]);
+  }
+  EXPECT_GT(timings.op_start[8], issued_at[8]);  // stream 0 was behind the host
+  EXPECT_NEAR(timings.end, last_end, 1e-9);
 }
 
 // A feed that knows an operation only once asked for it, as one reading its trace in windows does: the engine must
