@@ -51,7 +51,7 @@ bool TraceFeed::read_one() {
   PreparedOp prepared = prepare_(event);
   if (queued_.size() < program_.streams().size()) queued_.resize(program_.streams().size());
   const std::size_t op = actions.issues;
-  notes_.emplace(op, prepared.notes);
+  unended_.push_back({prepared.notes, source_index});
   queued_[added->op.stream].push_back({op, std::move(added->op.waits_for), std::move(prepared.work), rank});
   return true;
 }
@@ -70,9 +70,13 @@ void TraceFeed::step_ended(std::size_t thread, const HostStep& step, double end_
 }
 
 void TraceFeed::op_ended(const FedOp& op, double start_s, double end_s, std::int16_t last_transfer) {
-  const auto notes = notes_.find(op.op);
-  listener_.op_ended(index_.order()[op.event], op, notes->second, start_s, end_s, last_transfer);
-  notes_.erase(notes);
+  Unended& ended = unended(op.op);
+  listener_.op_ended(ended.source_index, op, ended.notes, start_s, end_s, last_transfer);
+  ended.ended = true;
+  while (!unended_.empty() && unended_.front().ended) {
+    unended_.pop_front();
+    ++first_unended_;
+  }
 }
 
 void TraceFeed::rethrow_failure() const {
