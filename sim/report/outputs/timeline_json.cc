@@ -1,5 +1,6 @@
 #include "outputs/timeline_json.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <cmath>
@@ -14,15 +15,17 @@ constexpr std::size_t kFlushBytes = 1 << 16;
 
 // Chrome trace-event times are microseconds; ns precision is kept exactly as three decimals.
 void append_microseconds(std::string& out, std::uint64_t ns) {
-  fmt::format_to(std::back_inserter(out), "{}.{:03}", ns / 1000, ns % 1000);
+  fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}.{:03}"), ns / 1000, ns % 1000);
 }
 
 void append_value(std::string& out, const SliceArgument& argument) {
   switch (argument.kind) {
-    case SliceArgument::Kind::kNumber: fmt::format_to(std::back_inserter(out), "{}", argument.number); break;
+    case SliceArgument::Kind::kNumber:
+      fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), argument.number);
+      break;
     case SliceArgument::Kind::kReal:
       if (std::isfinite(argument.real))
-        fmt::format_to(std::back_inserter(out), "{}", argument.real);
+        fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), argument.real);
       else
         out += "null";  // as nlohmann::json writes what JSON cannot say
       break;
@@ -39,8 +42,8 @@ void append_arguments(std::string& out, const std::vector<SliceArgument>& args) 
     const char* previous = i > 0 ? args[i - 1].group : nullptr;
     if (previous && previous != group) out += '}';
     if (i > 0) out += ',';
-    if (group && group != previous) fmt::format_to(std::back_inserter(out), R"("{}":{{)", group);
-    fmt::format_to(std::back_inserter(out), R"("{}":)", args[i].key);
+    if (group && group != previous) fmt::format_to(std::back_inserter(out), FMT_COMPILE(R"("{}":{{)"), group);
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE(R"("{}":)"), args[i].key);
     append_value(out, args[i]);
   }
   if (!args.empty() && args.back().group) out += '}';
@@ -91,8 +94,8 @@ void JsonTimelineSink::slice(const TimelineSlice& slice) {
   out += text.instant ? R"("ph":"i","s":"t")" : R"("ph":"X")";
   out += R"(,"name":)";
   append_json_string(out, text.name);
-  fmt::format_to(std::back_inserter(out), R"(,"cat":"{}","pid":{},"tid":{},"ts":)", text.category, slice.pid,
-                 slice.tid);
+  fmt::format_to(std::back_inserter(out), FMT_COMPILE(R"(,"cat":"{}","pid":{},"tid":{},"ts":)"), text.category,
+                 slice.pid, slice.tid);
   append_microseconds(out, slice.start_ns);
   if (!text.instant) {
     out += R"(,"dur":)";
@@ -108,7 +111,8 @@ void JsonTimelineSink::slice(const TimelineSlice& slice) {
 // time; the exporter puts both times strictly inside their slice so that no neighbour can claim them.
 void JsonTimelineSink::flow(const FlowEnd& end) {
   std::string& out = begin_event();
-  fmt::format_to(std::back_inserter(out), R"("ph":"{}",{}"id":{},"cat":"flow","name":"issue","pid":{},"tid":{},"ts":)",
+  fmt::format_to(std::back_inserter(out),
+                 FMT_COMPILE(R"("ph":"{}",{}"id":{},"cat":"flow","name":"issue","pid":{},"tid":{},"ts":)"),
                  end.start ? "s" : "f", end.start ? "" : R"("bp":"e",)", end.id, end.pid, end.tid);
   append_microseconds(out, end.at_ns);
   out += '}';
