@@ -23,6 +23,7 @@ struct FedOp {
   std::vector<std::size_t> waits_for;  // operations of other streams that must end first
   OpWork work;
   std::size_t event = kNoOp;  // the event it came from, as the feed numbers them
+  std::uint64_t feed_note = 0;  // the feed's own, handed back with the operation when it ends
 };
 
 /// What the replay runs, handed out as the actors ask: a whole program in memory (ProgramFeed) or a trace read in

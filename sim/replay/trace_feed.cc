@@ -1,6 +1,29 @@
 #include "trace_feed.h"
 
 namespace warpsim::replay {
+namespace {
+
+// An operation's notes ride with it through the replay (FedOp::feed_note) rather than waiting in a table: the bound
+// in the low 16 bits, whether it has a kernel device in bit 16, the device in the high 32.
+constexpr unsigned kHasDeviceBit = 16;
+constexpr unsigned kDeviceShift = 32;
+
+std::uint64_t note_of(const OpNotes& notes) {
+  std::uint64_t note = notes.model_bound;
+  if (notes.kernel_device)
+    note |= (std::uint64_t{1} << kHasDeviceBit) | (std::uint64_t{*notes.kernel_device} << kDeviceShift);
+  return note;
+}
+
+OpNotes notes_of(std::uint64_t note) {
+  OpNotes notes;
+  notes.model_bound = static_cast<std::uint16_t>(note & 0xffff);
+  if (note & (std::uint64_t{1} << kHasDeviceBit))
+    notes.kernel_device = static_cast<std::uint32_t>(note >> kDeviceShift);
+  return notes;
+}
+
+}  // namespace
 
 TraceFeed::TraceFeed(ApiOrderReader& reader, const ApiOrderIndex& index, Setup setup, Prepare prepare,
                      ReplayListener& listener)
@@ -50,9 +73,8 @@ bool TraceFeed::read_one() {
   if (!added) return true;
   PreparedOp prepared = prepare_(event);
   if (queued_.size() < program_.streams().size()) queued_.resize(program_.streams().size());
-  const std::size_t op = actions.issues;
-  unended_.push_back({prepared.notes, source_index});
-  queued_[added->op.stream].push_back({op, std::move(added->op.waits_for), std::move(prepared.work), rank});
+  queued_[added->op.stream].push_back({actions.issues, std::move(added->op.waits_for), std::move(prepared.work),
+                                       source_index, note_of(prepared.notes)});
   return true;
 }
 
@@ -70,13 +92,7 @@ void TraceFeed::step_ended(std::size_t thread, const HostStep& step, double end_
 }
 
 void TraceFeed::op_ended(const FedOp& op, double start_s, double end_s, std::int16_t last_transfer) {
-  Unended& ended = unended(op.op);
-  listener_.op_ended(ended.source_index, op, ended.notes, start_s, end_s, last_transfer);
-  ended.ended = true;
-  while (!unended_.empty() && unended_.front().ended) {
-    unended_.pop_front();
-    ++first_unended_;
-  }
+  listener_.op_ended(op.event, op, notes_of(op.feed_note), start_s, end_s, last_transfer);
 }
 
 void TraceFeed::rethrow_failure() const {

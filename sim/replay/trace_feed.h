@@ -82,19 +82,7 @@ class TraceFeed : public ReplayFeed {
   std::size_t next_rank_ = 0;
   bool finished_ = false;
   std::exception_ptr failure_;
-  // What the feed keeps of an operation until it ends.
-  struct Unended {
-    OpNotes notes;
-    std::size_t source_index = 0;
-    bool ended = false;
-  };
-  Unended& unended(std::size_t op) { return unended_[op - first_unended_]; }
-
   std::vector<std::deque<FedOp>> queued_;  // per stream, issued or not, not yet run
-  // Per operation from the oldest not yet ended on (operations are numbered as read): ops end in about the order
-  // they were read, so this holds about those not yet ended, and finds one without a hash table's cache misses.
-  std::deque<Unended> unended_;
-  std::size_t first_unended_ = 0;
 };
 
 }  // namespace warpsim::replay
