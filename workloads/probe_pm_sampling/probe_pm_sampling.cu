@@ -37,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "cupti_params.h"
 #include "workload.h"
 
 namespace {
@@ -151,15 +152,6 @@ void check_cupti(CUptiResult result, const char* call) {
 
 // Calls FUNCTION(&params) and names just the function on failure.
 #define CUPTI_CALL(function, params) check_cupti(function(&(params)), #function)
-
-/// CUPTI's parameter structs: zeroed, with their size set (the size tells CUPTI which fields this build knows).
-template <typename Params>
-Params make_params(std::size_t struct_size) {
-  Params p{};
-  p.structSize = struct_size;
-  return p;
-}
-#define CUPTI_PARAMS(Type) make_params<Type>(Type##_STRUCT_SIZE)
 
 /// The profiler host object for PM sampling on one chip: metric names, configuration image, evaluation.
 class HostObject {

@@ -21,6 +21,8 @@
 #include <utility>
 #include <vector>
 
+#include "cupti_params.h"
+
 namespace {
 
 // (function, pc offset) -> warp executions, over every launch so far. Never destroyed: the exit handler that writes it
@@ -40,14 +42,6 @@ bool ok(CUptiResult result, const char* call) {
   std::fprintf(stderr, "count_inject: %s failed: %s\n", call, text ? text : "?");
   return false;
 }
-
-template <typename Params>
-Params make_params(std::size_t struct_size) {
-  Params p{};
-  p.structSize = struct_size;
-  return p;
-}
-#define CUPTI_PARAMS(Type) make_params<Type>(Type##_STRUCT_SIZE)
 
 bool start_counting(CUcontext context, bool lazy) {
   auto on = CUPTI_PARAMS(CUpti_SassMetricsEnable_Params);

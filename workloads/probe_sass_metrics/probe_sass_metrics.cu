@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "cupti_params.h"
 #include "workload.h"
 
 namespace {
@@ -65,14 +66,6 @@ __global__ void two_loops(const float* in, float* out, int short_trips, int long
     const CUptiResult result_ = function(&(params));                  \
     if (result_ != CUPTI_SUCCESS) cupti_failed(#function, result_);   \
   } while (0)
-
-template <typename Params>
-Params make_params(std::size_t struct_size) {
-  Params p{};
-  p.structSize = struct_size;
-  return p;
-}
-#define CUPTI_PARAMS(Type) make_params<Type>(Type##_STRUCT_SIZE)
 
 void check_cuda(cudaError_t error, const char* what) {
   if (error == cudaSuccess) return;
