@@ -1,10 +1,11 @@
 // count_inject: a CUDA_INJECTION64_PATH library that counts how often each instruction of a program's kernels was
 // executed (warp instructions, CUPTI's SASS metrics API: smsp__sass_inst_executed), to see where a real program's warps
 // spend their time (workloads/probe_sass_metrics/README.md). A probe, not the tracer: it waits for the GPU at every
-// copy and synchronization to take the counts. Known limit (H200, 2026-11-29): only the first kernel the program
-// launches is counted.
+// copy and synchronization to take the counts. Counts one kernel function a run (CUPTI 13.0's limit on H200, README):
+// the first launched, or the one PROBE_SASS_FUNCTION names; PROBE_SASS_LIST=1 lists the kernels a program launches.
 //
-//   PROBE_SASS_COUNTS=out.txt [PROBE_SASS_EAGER=1] CUDA_INJECTION64_PATH=.../libprobe_sass_count_inject.so ./program
+//   PROBE_SASS_COUNTS=out.txt [PROBE_SASS_FUNCTION=name] [PROBE_SASS_EAGER=1] \
+//     CUDA_INJECTION64_PATH=.../libprobe_sass_count_inject.so ./program
 // writes one line per instruction that ran: `count <function> <pc offset> <warp executions>`, summed over launches.
 #include <cuda.h>
 #include <cupti.h>
@@ -17,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -96,6 +98,10 @@ void take_counts(CUcontext context) {
   flush.numOfInstances = properties.numOfInstances;
   flush.pMetricsData = data.data();
   if (!ok(cuptiSassMetricsFlushData(&flush), "cuptiSassMetricsFlushData")) return;
+  std::map<std::string, std::size_t> records;
+  for (const CUpti_SassMetrics_Data& d : data) ++records[d.functionName ? d.functionName : "?"];
+  for (const auto& [function, n] : records)
+    std::fprintf(stderr, "count_inject:   %s %zu records\n", function.c_str(), n);
   for (const CUpti_SassMetrics_Data& d : data) {
     std::uint64_t warps = 0;
     for (std::size_t i = 0; i < properties.numOfInstances; ++i)
@@ -104,14 +110,26 @@ void take_counts(CUcontext context) {
   }
 }
 
+// PROBE_SASS_LIST=1: prints each kernel name the first time it is launched (`launch <name>`), counting nothing.
+void list_launch(const CUpti_CallbackData& call) {
+  static auto* seen = new std::set<std::string>;  // never destroyed, as counts()
+  if (call.symbolName && seen->insert(call.symbolName).second) std::fprintf(stderr, "launch %s\n", call.symbolName);
+}
+
 void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId, const void* data) {
   if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
   const auto* call = static_cast<const CUpti_CallbackData*>(data);
   if (!call->functionName) return;
-  // Counting starts at the first launch (its module loaded by then). Tried on H200 and counting no more: from the
-  // context's creation, and with eager patching (PROBE_SASS_EAGER) at the first launch: either way only the first
-  // kernel launched was counted.
-  if (!g_enabled && call->callbackSite == CUPTI_API_ENTER && std::strncmp(call->functionName, "cuLaunch", 8) == 0)
+  const bool launch = call->callbackSite == CUPTI_API_ENTER && std::strncmp(call->functionName, "cuLaunch", 8) == 0;
+  if (launch && std::getenv("PROBE_SASS_LIST")) {
+    list_launch(*call);
+    return;
+  }
+  // Counting starts at the first launch (its module loaded by then), or with PROBE_SASS_FUNCTION=TEXT at the first
+  // launch of a kernel whose name holds TEXT: CUPTI 13.0 counts only the first function launched in a process's first
+  // counting range (H200, driver 580: README), so a program is run once per kernel function.
+  const char* wanted = std::getenv("PROBE_SASS_FUNCTION");
+  if (!g_enabled && launch && (!wanted || (call->symbolName && std::strstr(call->symbolName, wanted))))
     enable(call->context);
   // The counts are taken at every copy and synchronization (a program copies its results back after its kernels):
   // taking them after every launch ended the collection (the later launches gave no records, whether the range was

@@ -11,9 +11,11 @@
 //
 // Prints the chip, the SASS metrics whose name holds "inst_executed", every instruction's counts (pc offset,
 // warp-level, thread-level), how many instructions have each expected count, the kernel's CUDA-event time without and
-// with the counting (the patching's cost), and `check ok` or `check failed: ...` (exit 1).
+// with the counting (the patching's cost), and `check ok` or `check failed: ...` (exit 1). With --second 1 it also
+// launches a second kernel (one_loop) in the counting range and then tries further ranges, printing which functions
+// each one counted (CUPTI 13.0 on H200 counts only the first function of a process's first range: README).
 //
-//   ws_probe_sass_metrics [--device N] [--blocks B] [--short S] [--long L]
+//   ws_probe_sass_metrics [--device N] [--blocks B] [--short S] [--long L] [--second 0|1]
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <cupti_profiler_target.h>
@@ -53,6 +55,15 @@ __global__ void two_loops(const float* in, float* out, int short_trips, int long
   out[blockIdx.x * blockDim.x + threadIdx.x] = c;
 }
 
+// A second, different kernel (--second 1): launched after two_loops inside the same counting range, to see whether
+// CUPTI counts a range's later kernels too (count_inject, in a real program, only ever counted the first).
+__global__ void one_loop(float* out, int trips) {
+  float a = out[blockIdx.x * blockDim.x + threadIdx.x];
+#pragma unroll 1
+  for (int i = 0; i < trips; ++i) a = a * 0.5f + 1.0f;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = a;
+}
+
 [[noreturn]] void cupti_failed(const char* call, CUptiResult result) {
   const char* text = nullptr;
   cuptiGetResultString(result, &text);
@@ -78,6 +89,7 @@ struct Options {
   int blocks = 264;
   int short_trips = 10;
   int long_trips = 1000;
+  bool second = false;  // --second 1: one_loop after two_loops in the counting range, then second_kernel_ranges
 };
 
 std::string chip_name(int device) {
@@ -131,6 +143,47 @@ struct Counts {
   std::uint64_t warp = 0, thread = 0;
 };
 
+// What CUPTI holds for the context, flushed (CUPTI forgets it): one record per patched instruction, each with its
+// values (one per metric configured and instance).
+struct Flushed {
+  std::vector<CUpti_SassMetrics_InstanceValue> values;
+  std::vector<CUpti_SassMetrics_Data> data;
+  std::size_t per_record = 0;
+};
+
+Flushed flush_data(CUcontext context, std::size_t metrics) {
+  auto properties = CUPTI_PARAMS(CUpti_SassMetricsGetDataProperties_Params);
+  properties.ctx = context;
+  CUPTI_CALL(cuptiSassMetricsGetDataProperties, properties);
+  Flushed f;
+  if (properties.numOfPatchedInstructionRecords == 0) return f;
+  f.per_record = properties.numOfInstances * metrics;
+  f.values.resize(properties.numOfPatchedInstructionRecords * f.per_record);
+  f.data.resize(properties.numOfPatchedInstructionRecords);
+  for (std::size_t r = 0; r < f.data.size(); ++r) {
+    f.data[r].structSize = CUpti_SassMetricsFlushData_Params_STRUCT_SIZE;  // as the header asks
+    f.data[r].pInstanceValues = f.values.data() + r * f.per_record;
+  }
+  auto flush = CUPTI_PARAMS(CUpti_SassMetricsFlushData_Params);
+  flush.ctx = context;
+  flush.numOfPatchedInstructionRecords = f.data.size();
+  flush.numOfInstances = properties.numOfInstances;
+  flush.pMetricsData = f.data.data();
+  CUPTI_CALL(cuptiSassMetricsFlushData, flush);
+  return f;
+}
+
+// Instruction records per function ("two_loops" or "one_loop"), printed after `what`.
+std::map<std::string, std::size_t> print_records(const char* what, const Flushed& flushed) {
+  std::map<std::string, std::size_t> records;
+  for (const CUpti_SassMetrics_Data& d : flushed.data)
+    ++records[d.functionName && std::strstr(d.functionName, "one_loop") ? "one_loop" : "two_loops"];
+  std::printf("%s:", what);
+  for (const auto& [function, n] : records) std::printf(" %s=%zu", function.c_str(), n);
+  std::printf("%s\n", records.empty() ? " none" : "");
+  return records;
+}
+
 // Runs the kernel once with the two metrics counted per instruction (GPU-level: one instance each); the test
 // kernel's instructions, in pc order.
 std::vector<Counts> counted_run(const Options& o, CUcontext context, std::uint64_t warp_id, std::uint64_t thread_id,
@@ -148,31 +201,21 @@ std::vector<Counts> counted_run(const Options& o, CUcontext context, std::uint64
   CUPTI_CALL(cuptiSassMetricsEnable, enable);
 
   ms = launch_timed(o, in, out);
-
-  auto properties = CUPTI_PARAMS(CUpti_SassMetricsGetDataProperties_Params);
-  properties.ctx = context;
-  CUPTI_CALL(cuptiSassMetricsGetDataProperties, properties);
-  std::printf("records %zu instances %zu\n", properties.numOfPatchedInstructionRecords, properties.numOfInstances);
-  const std::size_t per_record = properties.numOfInstances * configs.size();
-  std::vector<CUpti_SassMetrics_InstanceValue> values(properties.numOfPatchedInstructionRecords * per_record);
-  std::vector<CUpti_SassMetrics_Data> data(properties.numOfPatchedInstructionRecords);
-  for (std::size_t r = 0; r < data.size(); ++r) {
-    data[r].structSize = CUpti_SassMetricsFlushData_Params_STRUCT_SIZE;  // as the header asks
-    data[r].pInstanceValues = values.data() + r * per_record;
+  if (o.second) {
+    one_loop<<<o.blocks, kWarp>>>(out, o.short_trips);
+    check_cuda(cudaDeviceSynchronize(), "one_loop");
   }
-  auto flush = CUPTI_PARAMS(CUpti_SassMetricsFlushData_Params);
-  flush.ctx = context;
-  flush.numOfPatchedInstructionRecords = data.size();
-  flush.numOfInstances = properties.numOfInstances;
-  flush.pMetricsData = data.data();
-  CUPTI_CALL(cuptiSassMetricsFlushData, flush);
 
+  const Flushed flushed = flush_data(context, configs.size());
+  std::printf("records %zu\n", flushed.data.size());
+  const auto records = print_records("records by function", flushed);
+  if (o.second) std::printf("second kernel counted: %s\n", records.count("one_loop") ? "yes" : "no");
   std::map<std::uint32_t, Counts> by_pc;
-  for (const CUpti_SassMetrics_Data& d : data) {
+  for (const CUpti_SassMetrics_Data& d : flushed.data) {
     if (!d.functionName || !std::strstr(d.functionName, "two_loops")) continue;
     Counts& c = by_pc[d.pcOffset];
     c.pc = d.pcOffset;
-    for (std::size_t v = 0; v < per_record; ++v) {
+    for (std::size_t v = 0; v < flushed.per_record; ++v) {
       const CUpti_SassMetrics_InstanceValue& value = d.pInstanceValues[v];
       if (value.metricId == warp_id) c.warp += value.value;
       if (value.metricId == thread_id) c.thread += value.value;
@@ -181,13 +224,53 @@ std::vector<Counts> counted_run(const Options& o, CUcontext context, std::uint64
   auto disable = CUPTI_PARAMS(CUpti_SassMetricsDisable_Params);
   disable.ctx = context;
   CUPTI_CALL(cuptiSassMetricsDisable, disable);
-  auto unset = CUPTI_PARAMS(CUpti_SassMetricsUnsetConfig_Params);
-  unset.deviceIndex = static_cast<std::uint32_t>(o.device);
-  CUPTI_CALL(cuptiSassMetricsUnsetConfig, unset);
+  if (!o.second) {  // --second 1 keeps the configuration for its ranges (second_kernel_ranges)
+    auto unset = CUPTI_PARAMS(CUpti_SassMetricsUnsetConfig_Params);
+    unset.deviceIndex = static_cast<std::uint32_t>(o.device);
+    CUPTI_CALL(cuptiSassMetricsUnsetConfig, unset);
+  }
 
   std::vector<Counts> counts;
   for (const auto& [pc, c] : by_pc) counts.push_back(c);
   return counts;
+}
+
+// A counting range (enabled, ..., disabled) around `body`.
+template <typename Body>
+void range(CUcontext context, bool lazy, Body body) {
+  auto enable = CUPTI_PARAMS(CUpti_SassMetricsEnable_Params);
+  enable.ctx = context;
+  enable.enableLazyPatching = lazy ? 1 : 0;
+  CUPTI_CALL(cuptiSassMetricsEnable, enable);
+  body();
+  auto disable = CUPTI_PARAMS(CUpti_SassMetricsDisable_Params);
+  disable.ctx = context;
+  CUPTI_CALL(cuptiSassMetricsDisable, disable);
+  std::printf("  (range closed, %zu records dropped)\n", disable.numOfDroppedRecords);
+}
+
+// Which ranges count one_loop, the second function (--second 1).
+void second_kernel_ranges(const Options& o, CUcontext context, const float* in, float* out) {
+  const auto second = [&] {
+    one_loop<<<o.blocks, kWarp>>>(out, o.short_trips);
+    check_cuda(cudaDeviceSynchronize(), "one_loop");
+  };
+  const auto first = [&] {
+    two_loops<<<o.blocks, kWarp>>>(in, out, o.short_trips, o.long_trips);
+    check_cuda(cudaDeviceSynchronize(), "two_loops");
+  };
+  for (bool lazy : {true, false}) {
+    std::printf("lazy patching %d\n", lazy);
+    range(context, lazy, [&] { second(); print_records("  new range, one_loop alone", flush_data(context, 2)); });
+    range(context, lazy, [&] {
+      first();
+      print_records("  new range, two_loops then flush", flush_data(context, 2));
+      second();
+      print_records("  then one_loop then flush", flush_data(context, 2));
+      first();
+      print_records("  then two_loops again then flush", flush_data(context, 2));
+    });
+  }
 }
 
 std::size_t with_count(const std::vector<Counts>& counts, std::uint64_t warp, std::optional<std::uint64_t> thread) {
@@ -200,8 +283,9 @@ std::size_t with_count(const std::vector<Counts>& counts, std::uint64_t warp, st
 
 int main(int argc, char** argv) {
   if (const std::optional<std::string> name =
-          ws::first_unknown_option(argc, argv, {"device", "blocks", "short", "long"})) {
-    std::printf("%s: unknown option --%s\nusage: ws_probe_sass_metrics [--device N] [--blocks B] [--short S] [--long L]\n",
+          ws::first_unknown_option(argc, argv, {"device", "blocks", "short", "long", "second"})) {
+    std::printf("%s: unknown option --%s\nusage: ws_probe_sass_metrics [--device N] [--blocks B] [--short S] "
+                "[--long L] [--second 0|1]\n",
                 kWorkload, name->c_str());
     return 2;
   }
@@ -210,6 +294,7 @@ int main(int argc, char** argv) {
   o.blocks = static_cast<int>(ws::arg_long(argc, argv, "blocks", 264));
   o.short_trips = static_cast<int>(ws::arg_long(argc, argv, "short", 10));
   o.long_trips = static_cast<int>(ws::arg_long(argc, argv, "long", 1000));
+  o.second = ws::arg_long(argc, argv, "second", 0) != 0;
 
   check_cuda(cudaSetDevice(o.device), "cudaSetDevice");
   check_cuda(cudaFree(nullptr), "cudaFree (context)");
@@ -234,6 +319,7 @@ int main(int argc, char** argv) {
   float counted_ms = 0;
   const std::vector<Counts> counts = counted_run(o, context, warp_metric->second, thread_metric->second, in, out, counted_ms);
   const float after_ms = launch_timed(o, in, out);
+  if (o.second) second_kernel_ranges(o, context, in, out);
 
   std::uint64_t total_warp = 0;
   for (const Counts& c : counts) {
