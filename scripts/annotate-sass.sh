@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Puts the SASS summary that today's tracer records (trace/sass_summary.h), and each kernel's load sharing from its
-# PTX (trace/ptx_loads.h; the tracer does not record it), on traces recorded before one of its
+# PTX (trace/ptx_loads.h; the tracer does not record it), and the executed fields from the workload's instruction
+# counts where sass-counts/NAME holds them (workloads/probe_sass_metrics), on traces recorded before one of its
 # fields existed: builds each workload's cubin here with nvcc (the compiler is deterministic: same source, nvcc and
 # flags give the same code, and `warpsim sass` checks that the fields the trace has agree), annotates every trace of
 # the workload in TRACES, then merges again. Needs the CUDA toolkit, not a GPU. Run after scripts/build.sh.
@@ -36,6 +37,10 @@ while read -r name _ exe _; do
     grep -qa '\.text\.' "$cubin" && cubin_args+=(--cubin "$cubin" --ptx "${cubin%.cubin}.ptx")  # a host-only source has no kernel code
   done
   [ ${#cubin_args[@]} -gt 0 ] || continue  # every kernel from a library (cuBLAS): nothing to annotate
+  # The workload's instruction counts where they were recorded (sass-counts/NAME beside the manifest): the same on
+  # every GPU, so each GPU's traces get them.
+  counts="$(dirname "$manifest")/sass-counts/$name"
+  [ -d "$counts" ] && cubin_args+=(--counts "$counts")
   for trace in "$traces"/*/"$name".{timeline,counters,links,tensor,cache}.wstrace; do
     [ -f "$trace" ] || continue
     "$warpsim" sass "$trace" "${cubin_args[@]}" -o "$trace.annotated"

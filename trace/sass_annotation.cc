@@ -1,5 +1,6 @@
 #include "sass_annotation.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -26,12 +27,12 @@ void add_functions(const std::vector<SassFunctionSummary>& summaries, FunctionsB
 // The functions of the cubins of `arch` in a fatbin, or in the fatbins a host program or library embeds; how many
 // cubins had functions.
 std::size_t read_fatbins(const std::filesystem::path& path, std::span<const std::byte> image, std::uint32_t arch,
-                         FunctionsByName& functions) {
+                         const ExecutionsByFunction* executions, FunctionsByName& functions) {
   const auto found = fatbin_cubins(image, arch);
   if (!found) throw TraceError(path.string(), std::nullopt, "a fatbin in it is cut short or corrupt");
   std::size_t used = 0;
   for (const auto& cubin : found->cubins) {
-    const auto summaries = summarize_cubin(cubin);
+    const auto summaries = summarize_cubin(cubin, executions);
     if (!summaries) throw TraceError(path.string(), std::nullopt, "a cubin of its fatbins is cut short or corrupt");
     add_functions(*summaries, functions);
     if (!summaries->empty()) ++used;
@@ -40,16 +41,17 @@ std::size_t read_fatbins(const std::filesystem::path& path, std::span<const std:
 }
 
 // A cubin, a fatbin, or a host file embedding fatbins (a program, a library such as libcublasLt.so).
-void read_cubin(const std::filesystem::path& path, std::uint32_t arch, FunctionsByName& functions) {
+void read_cubin(const std::filesystem::path& path, std::uint32_t arch, const ExecutionsByFunction* executions,
+                FunctionsByName& functions) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw TraceError(path.string(), std::nullopt, "cannot open the cubin");
   const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto image = std::as_bytes(std::span(bytes.data(), bytes.size()));
   if (!is_fatbin_image(image)) {
-    const auto summaries = summarize_cubin(image);
+    const auto summaries = summarize_cubin(image, executions);
     if (summaries && !summaries->empty()) return add_functions(*summaries, functions);
   }
-  if (read_fatbins(path, image, arch, functions) == 0)
+  if (read_fatbins(path, image, arch, executions, functions) == 0)
     throw TraceError(path.string(), std::nullopt,
                      "no kernel code for sm_" + std::to_string(arch) +
                          " (a cubin from nvcc -cubin -arch=sm_XX, a fatbin, or a program or library embedding them)");
@@ -138,6 +140,7 @@ void write_annotated(TraceReader& reader, const FunctionsByName& functions, cons
       } else {
         set_sass(kernel, found->second);
         ++result.annotated;
+        if (found->second.executed_instructions > 0) ++result.executions_annotated;
       }
       if (const auto entry = ptx.find(kernel.name()); entry != ptx.end()) {
         set_load_sharing(kernel, entry->second, device_of(reader.header(), kernel.device_id()), sharing);
@@ -153,17 +156,21 @@ void write_annotated(TraceReader& reader, const FunctionsByName& functions, cons
 }  // namespace
 
 SassAnnotation annotate_sass(const std::filesystem::path& input, const std::vector<std::filesystem::path>& cubins,
-                             const std::filesystem::path& output, const std::vector<std::filesystem::path>& ptx_files) {
+                             const std::filesystem::path& output, const std::vector<std::filesystem::path>& ptx_files,
+                             const ExecutionsByFunction* executions) {
   std::vector<std::filesystem::path> inputs{input};
   inputs.insert(inputs.end(), cubins.begin(), cubins.end());
   inputs.insert(inputs.end(), ptx_files.begin(), ptx_files.end());
   refuse_outputs_over_inputs({output}, inputs);
   TraceReader reader(input);
   FunctionsByName functions;
-  for (const auto& cubin : cubins) read_cubin(cubin, trace_arch(reader.header()), functions);
+  for (const auto& cubin : cubins) read_cubin(cubin, trace_arch(reader.header()), executions, functions);
+  SassAnnotation result;
+  for (const auto& [name, function] : functions)
+    if (function.executions_outside_code) result.counts_outside_code.push_back(name);
+  std::sort(result.counts_outside_code.begin(), result.counts_outside_code.end());
   PtxKernels ptx;
   for (const auto& file : ptx_files) read_ptx(file, ptx);
-  SassAnnotation result;
   write_annotated(reader, functions, ptx, output, result);  // whole or not at all (TraceWriter)
   return result;
 }

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "instruction_counts.h"
+
 namespace warpsim::trace {
 
 struct SassAnnotation {
@@ -17,6 +19,8 @@ struct SassAnnotation {
   std::uint64_t disagreed = 0;  ///< of those, launches whose old summary differs from the cubin's (other code)
   std::vector<std::string> unknown_functions;  ///< kernels (mangled) no cubin holds, each once
   std::uint64_t shared_loads_annotated = 0;    ///< launches given the load sharing of a PTX entry
+  std::uint64_t executions_annotated = 0;      ///< of `annotated`, launches given executed fields (counted functions)
+  std::vector<std::string> counts_outside_code;  ///< functions whose counts name offsets outside their code: not used
 };
 
 /// Writes `output`: `input` with every kernel whose mangled name is a function of one of `cubins` carrying that
@@ -26,9 +30,11 @@ struct SassAnnotation {
 /// count (trace/fatbin.h). Throws TraceError for an unreadable trace, a file with no Volta-or-later code for that
 /// GPU, and when `output` is `input`. Written under a temporary name and renamed at the end. Each kernel that is an
 /// `.entry` of one of `ptx_files` (nvcc -ptx, the program's flags) also gets its LoadSharing (trace/ptx_loads.h) at
-/// the trace's GPU's SM count, for every count of resident blocks its block size allows.
+/// the trace's GPU's SM count, for every count of resident blocks its block size allows. With `executions`
+/// (instruction_counts.h), each kernel of a counted function also gets the summary's executed fields.
 SassAnnotation annotate_sass(const std::filesystem::path& input, const std::vector<std::filesystem::path>& cubins,
                              const std::filesystem::path& output,
-                             const std::vector<std::filesystem::path>& ptx_files = {});
+                             const std::vector<std::filesystem::path>& ptx_files = {},
+                             const ExecutionsByFunction* executions = nullptr);
 
 }  // namespace warpsim::trace

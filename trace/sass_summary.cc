@@ -251,10 +251,25 @@ std::uint64_t count_stall_points(const std::vector<std::optional<std::size_t>>& 
   return stalls;
 }
 
+// The stall counts of the instructions that ran, weighted by how often each ran (instruction_counts.h).
+void add_executions(SassFunctionSummary& summary, const std::vector<Control>& controls,
+                    const InstructionExecutions& executions) {
+  for (const auto& [pc, warps] : executions) {
+    if (pc % kInstructionBytes != 0 || pc / kInstructionBytes >= controls.size()) {
+      summary.executions_outside_code = true;
+      summary.executed_instructions = summary.executed_stall_cycles = 0;
+      return;
+    }
+    summary.executed_instructions += warps;
+    summary.executed_stall_cycles += warps * controls[pc / kInstructionBytes].stall;
+  }
+}
+
 // One pass from the end of the code: for each scoreboard, the next instruction that waits on it is known when a
 // producer is reached, and prefix sums of the stalls give the cycles in between. Linear in the code size, which
 // matters for libraries with kernels of tens of thousands of instructions and many loads.
-SassFunctionSummary summarize_function(std::string name, std::span<const std::byte> code) {
+SassFunctionSummary summarize_function(std::string name, std::span<const std::byte> code,
+                                       const InstructionExecutions* executions) {
   const std::size_t count = code.size() / kInstructionBytes;
   std::vector<Control> controls(count);
   for (std::size_t i = 0; i < count; ++i) controls[i] = control_of(code.subspan(i * kInstructionBytes));
@@ -319,6 +334,7 @@ SassFunctionSummary summarize_function(std::string name, std::span<const std::by
     summary.main_loop_global_stall_points = count_stall_points(latest_global_load_of, loop->first, loop->last);
     summary.main_loop_constant_stall_points = count_stall_points(latest_constant_load_of, loop->first, loop->last);
   }
+  if (executions) add_executions(summary, controls, *executions);
   return summary;
 }
 
@@ -328,7 +344,8 @@ bool is_elf_image(std::span<const std::byte> image) {
   return image.size() >= SELFMAG && std::memcmp(image.data(), ELFMAG, SELFMAG) == 0;
 }
 
-std::optional<std::vector<SassFunctionSummary>> summarize_cubin(std::span<const std::byte> cubin) {
+std::optional<std::vector<SassFunctionSummary>> summarize_cubin(std::span<const std::byte> cubin,
+                                                                const ExecutionsByFunction* executions) {
   const auto header = read_header(cubin);
   if (!header) return std::nullopt;
   const auto table = read_section_table(cubin, *header);
@@ -344,7 +361,12 @@ std::optional<std::vector<SassFunctionSummary>> summarize_cubin(std::span<const 
     if (section.sh_size % kInstructionBytes != 0) return std::nullopt;
     const std::string_view function = name->substr(kFunctionSectionPrefix.size());
     if (function.empty()) continue;
-    functions.push_back(summarize_function(std::string(function), cubin.subspan(section.sh_offset, section.sh_size)));
+    std::string function_name(function);
+    const InstructionExecutions* counted = nullptr;
+    if (executions)
+      if (const auto found = executions->find(function_name); found != executions->end()) counted = &found->second;
+    functions.push_back(
+        summarize_function(std::move(function_name), cubin.subspan(section.sh_offset, section.sh_size), counted));
   }
   return functions;
 }
@@ -376,6 +398,10 @@ void set_sass(KernelLaunch& kernel, const SassFunctionSummary& summary) {
   sass->set_constant_stall_points(summary.constant_stall_points);
   sass->set_constant_cover_cycles(summary.constant_cover_cycles);
   sass->set_main_loop_constant_stall_points(summary.main_loop_constant_stall_points);
+  if (summary.executed_instructions > 0) {
+    sass->set_executed_instructions(summary.executed_instructions);
+    sass->set_executed_stall_cycles(summary.executed_stall_cycles);
+  }
 }
 
 void SassSummaries::add(std::vector<SassFunctionSummary> functions) {

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "instruction_counts.h"
 #include "trace.pb.h"
 
 namespace warpsim::trace {
@@ -56,6 +57,13 @@ struct SassFunctionSummary {
   std::uint64_t constant_stall_points = 0;
   std::uint64_t constant_cover_cycles = 0;
   std::uint64_t main_loop_constant_stall_points = 0;
+  /// Over the executed instructions, where the function's instruction counts were given (summarize_cubin): warp
+  /// executions, and the stall counts summed over them (executed_stall_cycles / executed_instructions: the issue
+  /// spacing the warps saw). 0 without counts; also when a counted offset lies outside the code
+  /// (`executions_outside_code`: counts of other code).
+  std::uint64_t executed_instructions = 0;
+  std::uint64_t executed_stall_cycles = 0;
+  bool executions_outside_code = false;
 };
 
 /// Whether `image` starts like an ELF file: what distinguishes a cubin from a fatbin or PTX text handed over as one.
@@ -65,7 +73,9 @@ bool is_elf_image(std::span<const std::byte> image);
 /// the buffer is not a 64-bit little-endian ELF or is cut short or corrupt (a section or the section table lies
 /// outside it, a section name is not terminated, a code section is not whole instructions). An ELF that is no cubin
 /// for Volta or later (another machine, a Maxwell/Pascal cubin with another instruction format) gives an empty list.
-std::optional<std::vector<SassFunctionSummary>> summarize_cubin(std::span<const std::byte> cubin);
+/// With `executions`, each function counted there also gets its executed fields.
+std::optional<std::vector<SassFunctionSummary>> summarize_cubin(std::span<const std::byte> cubin,
+                                                                const ExecutionsByFunction* executions = nullptr);
 
 /// Puts the static summary of a kernel's code (from the module the driver loaded, or a cubin given later) on a
 /// kernel record, replacing any it had.

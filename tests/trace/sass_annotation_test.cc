@@ -57,6 +57,24 @@ TEST_F(SassAnnotationTest, KernelsOfTheCubinGetItsSummaryAndOthersAreListed) {
   EXPECT_EQ(kernels[2].sass().instructions(), 7u) << "a summary of other code is kept, not replaced";
 }
 
+// With instruction counts, a counted kernel also gets the executed fields (the fixture's dependent chain starts with
+// an LDC at stall 8 and one at stall 1); a function whose counts lie outside its code is listed and not used.
+TEST_F(SassAnnotationTest, CountedKernelsGetTheirExecutedInstructions) {
+  write_input({testing::kernel_event(0, 1, kDependent, 1000, 100),
+               testing::kernel_event(0, 1, "_Z16ffma_independentP6float4ff", 2000, 100)});
+  const ExecutionsByFunction counts{{kDependent, {{0x00, 3}, {0x10, 2}}},
+                                    {"_Z16ffma_independentP6float4ff", {{0x100000, 1}}}};
+  const SassAnnotation result = annotate_sass(input, {kCubin}, output, {}, &counts);
+  EXPECT_EQ(result.annotated, 2u);
+  EXPECT_EQ(result.executions_annotated, 1u);
+  EXPECT_EQ(result.counts_outside_code, std::vector<std::string>{"_Z16ffma_independentP6float4ff"});
+  const std::vector<KernelLaunch> kernels = kernels_of(output);
+  ASSERT_EQ(kernels.size(), 2u);
+  EXPECT_EQ(kernels[0].sass().executed_instructions(), 5u);
+  EXPECT_EQ(kernels[0].sass().executed_stall_cycles(), 3u * 8u + 2u * 1u);
+  EXPECT_FALSE(kernels[1].sass().has_executed_instructions());
+}
+
 // A fatbin (here ZSTD-compressed, as cuBLAS 13 ships them) gives the cubin for the trace's GPU (compute
 // capability 9.0): the same summary as the cubin itself. Skipped in a build without libzstd.
 TEST_F(SassAnnotationTest, FatbinGivesTheCubinOfTheTracesGpu) {

@@ -257,6 +257,34 @@ TEST(SassSummary, CoverRunsFromTheProducerToTheFirstWaiterOnItsScoreboard) {
   EXPECT_EQ(f.uncovered, 0u);
 }
 
+// Each counted instruction's stall count as often as it ran: a loop body (stalls 1 and 3) run 10 times, the
+// instructions around it (2 and 5) once: 12 + 10 x 4 = 52 cycles over 22 executions.
+TEST(SassSummary, ExecutedFieldsWeighTheStallCountsByTheCounts) {
+  const Bytes cubin = make_cubin({function("k", {control(2), control(1), control(3), control(5), padding()})});
+  const ExecutionsByFunction counts{{"k", {{0x00, 1}, {0x10, 10}, {0x20, 10}, {0x30, 1}}}, {"other", {{0x00, 7}}}};
+  const auto functions = summarize_cubin(cubin, &counts);
+  ASSERT_TRUE(functions.has_value());
+  ASSERT_EQ(functions->size(), 1u);
+  const SassFunctionSummary& f = functions->front();
+  EXPECT_EQ(f.executed_instructions, 22u);
+  EXPECT_EQ(f.executed_stall_cycles, 2u + 10u * 1u + 10u * 3u + 5u);
+  EXPECT_FALSE(f.executions_outside_code);
+  EXPECT_EQ(f.stall_cycles, 11u) << "the static counts are unchanged";
+  EXPECT_EQ(only_function(cubin).executed_instructions, 0u) << "no counts, no executed fields";
+}
+
+TEST(SassSummary, CountsOutsideTheCodeAreOtherCodesAndNotUsed) {
+  const Bytes cubin = make_cubin({function("k", {control(2), control(1), padding()})});
+  for (const std::uint32_t pc : {0x30u, 0x08u}) {  // past the end; not at an instruction
+    const ExecutionsByFunction counts{{"k", {{0x00, 4}, {pc, 4}}}};
+    const auto functions = summarize_cubin(cubin, &counts);
+    ASSERT_TRUE(functions.has_value());
+    EXPECT_TRUE(functions->front().executions_outside_code) << pc;
+    EXPECT_EQ(functions->front().executed_instructions, 0u) << pc;
+    EXPECT_EQ(functions->front().executed_stall_cycles, 0u) << pc;
+  }
+}
+
 TEST(SassSummary, ProducerWaitingOnItsOwnScoreboardIsNotItsOwnConsumer) {
   // Two loads into scoreboard 0 in a row, the second waiting for the first (a WAR on the scoreboard), one use.
   const Bytes cubin =

@@ -49,6 +49,9 @@ std::optional<CompilerSchedule> compiler_schedule(const KernelLaunch& launch) {
 double warp_issue_cycles(const KernelLaunch& launch, const CompilerSchedule& schedule, double issued) {
   if (!launch.has_sass() || issued <= 0) return schedule.issue_cycles;
   const SassSummary& sass = launch.sass();
+  // Counted: the stall counts of the instructions the warps ran, each as often as it ran.
+  if (sass.executed_instructions() > 0)
+    return std::max(1.0, as_double(sass.executed_stall_cycles()) / as_double(sass.executed_instructions()));
   const double loop = as_double(sass.main_loop_instructions());
   const double rest = as_double(sass.instructions()) - loop;
   if (loop <= 0 || rest <= 0 || sass.main_loop_stall_cycles() > sass.stall_cycles()) return schedule.issue_cycles;

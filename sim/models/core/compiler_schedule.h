@@ -50,7 +50,9 @@ double warp_global_loads_per_stall(const KernelLaunch& launch, const CompilerSch
 /// The issue spacing of a warp that issues `issued` instructions: the code's instructions outside the main loop taken
 /// as run once, the rest as the main loop's iterations, each part at its own stall cycles per instruction (a loop's
 /// body is spaced tighter than its prologue and epilogue: workloads/microbench_branch's FFMA loops, 1.0-1.3 cycles an
-/// instruction in the loop, 1.4-2.7 over the whole code). Without a main loop, the schedule's.
+/// instruction in the loop, 1.4-2.7 over the whole code). Without a main loop, the schedule's. Where the kernel's
+/// instructions were counted (SassSummary's executed fields), their stall counts weighted by how often each ran
+/// instead: the spacing the warps saw, whichever loops they spent their time in.
 double warp_issue_cycles(const KernelLaunch& launch, const CompilerSchedule& schedule, double issued);
 
 /// The constant-load stalls of a warp that issues `issued` instructions, as warp_issue_cycles runs the code: those

@@ -85,6 +85,23 @@ TEST(CompilerSchedule, AWarpsIssueSpacingWeighsTheMainLoopByItsShareOfTheWarpsIn
   EXPECT_DOUBLE_EQ(warp_issue_cycles(launch, code, 30), 108.0 / 42) << "fewer than the rest: the rest's spacing";
 }
 
+// Counted instructions replace the main-loop estimate: 1,000 executions at 3,360 stall cycles are 3.36 a warp
+// instruction, whatever the code's or its main loop's spacing (lud_perimeter's case: main loop 1.92, executed 3.36).
+TEST(CompilerSchedule, AWarpsIssueSpacingIsTheExecutedInstructionsWhereCounted) {
+  KernelLaunch launch = with_sass(78, 156, 1, 0, 1);
+  SassSummary& s = *launch.mutable_sass();
+  s.set_main_loop_instructions(36);
+  s.set_main_loop_stall_cycles(48);
+  const CompilerSchedule code = *compiler_schedule(launch);
+  const double estimated = warp_issue_cycles(launch, code, 3000);
+  s.set_executed_instructions(1000);
+  s.set_executed_stall_cycles(3360);
+  EXPECT_DOUBLE_EQ(warp_issue_cycles(launch, code, 3000), 3.36);
+  EXPECT_NE(warp_issue_cycles(launch, code, 3000), estimated);
+  s.set_executed_stall_cycles(500);
+  EXPECT_DOUBLE_EQ(warp_issue_cycles(launch, code, 3000), 1) << "at least a cycle an instruction";
+}
+
 TEST(CompilerSchedule, BarriersPerInstructionOfTheCode) {
   KernelLaunch launch = with_sass(200, 300, 10, 240, 2);
   EXPECT_DOUBLE_EQ(compiler_schedule(launch)->barriers_per_instruction, 0);  // not recorded
