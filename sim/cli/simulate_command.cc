@@ -60,12 +60,20 @@ double peak_memory_mib() {
   return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
 }
 
+// What the timeline calls the simulation: the -o trace, or the recording and the platform when the simulated trace is
+// only the command's scratch file (its name means nothing to the user).
+std::string simulated_label(const SimulateOptions& options) {
+  if (!options.output.empty()) return std::filesystem::path(options.output).filename().string();
+  return std::filesystem::path(options.trace).filename().string() + " on " +
+         std::filesystem::path(options.platform).filename().string();
+}
+
 // The timeline puts the source trace and its simulation side by side, each starting at 0.
 void write_exports(const SimulateOptions& options, const std::string& simulated, report::ProgressLine& progress) {
   if (!options.timeline.empty()) {
     const std::vector<report::TimelineSource> sources{
         {"recorded: " + std::filesystem::path(options.trace).filename().string(), options.trace},
-        {"simulated: " + std::filesystem::path(simulated).filename().string(), simulated}};
+        {"simulated: " + simulated_label(options), simulated}};
     report::TimelineOptions timeline;
     timeline.format = report::timeline_format_of(options.timeline_format, options.timeline);
     timeline.progress = [&progress](std::uint64_t slices) { progress.update("timeline", "slices", slices, 0); };

@@ -135,6 +135,23 @@ TEST(SimulateCli, ExportsLeaveNothingButThemselves) {
   EXPECT_EQ(testing::files_in(dir), 2u);
 }
 
+// The timeline names the simulation by the recording and the platform, not by the scratch trace behind it.
+TEST(SimulateCli, TimelineNamesTheSimulationByTheRecordingAndPlatform) {
+  const auto dir = testing::fresh_temp_dir();
+  const CommandResult result =
+      run_warpsim("simulate " + data("sample.wstrace") + " -p 2xh200-nvlink --timeline " + (dir / "t.json").string());
+  ASSERT_EQ(result.exit_status, 0) << result.err;
+  const nlohmann::json timeline = nlohmann::json::parse(testing::read_file(dir / "t.json"));
+  std::size_t simulated = 0;
+  for (const auto& e : timeline["traceEvents"]) {
+    if (e["name"] != "process_name") continue;
+    const std::string name = e["args"]["name"].get<std::string>();
+    EXPECT_EQ(name.find(".simulated-"), std::string::npos) << name;
+    simulated += name.starts_with("simulated: sample.wstrace on 2xh200-nvlink ");
+  }
+  EXPECT_GT(simulated, 0u);
+}
+
 TEST(SimulateCli, AFullDiskFailsAndKeepsTheOldOutput) {
   const auto dir = testing::fresh_temp_dir();
   const auto csv = dir / "k.csv";
