@@ -125,11 +125,11 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId, 
     list_launch(*call);
     return;
   }
-  // Counting starts at the first launch (its module loaded by then), or with PROBE_SASS_FUNCTION=TEXT at the first
-  // launch of a kernel whose name holds TEXT: CUPTI 13.0 counts only the first function launched in a process's first
+  // Counting starts at the first launch (its module loaded by then), or with PROBE_SASS_FUNCTION=NAME at the first
+  // launch of the kernel of that mangled name: CUPTI 13.0 counts only the first function launched in a process's first
   // counting range (H200, driver 580: README), so a program is run once per kernel function.
   const char* wanted = std::getenv("PROBE_SASS_FUNCTION");
-  if (!g_enabled && launch && (!wanted || (call->symbolName && std::strstr(call->symbolName, wanted))))
+  if (!g_enabled && launch && (!wanted || (call->symbolName && std::strcmp(call->symbolName, wanted) == 0)))
     enable(call->context);
   // The counts are taken at every copy and synchronization (a program copies its results back after its kernels):
   // taking them after every launch ended the collection (the later launches gave no records, whether the range was
