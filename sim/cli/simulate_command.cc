@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <future>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -68,8 +69,18 @@ std::string simulated_label(const SimulateOptions& options) {
          std::filesystem::path(options.platform).filename().string();
 }
 
-// The timeline puts the source trace and its simulation side by side, each starting at 0.
+// The timeline puts the source trace and its simulation side by side, each starting at 0. The CSV is written on a
+// second thread meanwhile: each reads the simulated trace on its own (1M operations: the CSV's 3 s hidden behind the
+// timeline's 8 s on two cores). Each output is whole or absent; a failure of either fails the command.
 void write_exports(const SimulateOptions& options, const std::string& simulated, report::ProgressLine& progress) {
+  std::future<void> csv_written;
+  if (!options.csv.empty()) {
+    csv_written = std::async(std::launch::async, [&options, &simulated] {
+      AtomicOutputFile csv(options.csv);  // whole or not at all
+      report::write_kernels_csv(simulated, csv.stream());
+      csv.commit();
+    });
+  }
   if (!options.timeline.empty()) {
     const std::vector<report::TimelineSource> sources{
         {"recorded: " + std::filesystem::path(options.trace).filename().string(), options.trace},
@@ -80,11 +91,7 @@ void write_exports(const SimulateOptions& options, const std::string& simulated,
     report::write_timeline_file(sources, options.timeline, timeline);
     progress.clear();
   }
-  if (!options.csv.empty()) {
-    AtomicOutputFile csv(options.csv);  // whole or not at all
-    report::write_kernels_csv(simulated, csv.stream());
-    csv.commit();
-  }
+  if (csv_written.valid()) csv_written.get();  // rethrows the CSV's failure
 }
 
 // Where the simulated trace goes: -o, or, when only the timeline or CSV was asked for, a hidden scratch trace beside
