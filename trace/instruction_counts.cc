@@ -50,8 +50,7 @@ void read_file(const std::filesystem::path& path, ExecutionsByFunction& counts) 
 
 }  // namespace
 
-ExecutionsByFunction read_instruction_counts(const std::filesystem::path& path) {
-  ExecutionsByFunction counts;
+void add_instruction_counts(const std::filesystem::path& path, ExecutionsByFunction& counts) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) {
     std::vector<std::filesystem::path> files;
@@ -60,11 +59,16 @@ ExecutionsByFunction read_instruction_counts(const std::filesystem::path& path) 
     if (error) throw TraceError(path.string(), std::nullopt, "cannot list the directory: " + error.message());
     std::sort(files.begin(), files.end());
     for (const auto& file : files) read_file(file, counts);
-    return counts;
+    return;
   }
   if (!std::filesystem::is_regular_file(path, error))
     throw TraceError(path.string(), std::nullopt, "no such file or directory of instruction counts");
   read_file(path, counts);
+}
+
+ExecutionsByFunction read_instruction_counts(const std::filesystem::path& path) {
+  ExecutionsByFunction counts;
+  add_instruction_counts(path, counts);
   return counts;
 }
 

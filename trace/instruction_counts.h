@@ -22,5 +22,7 @@ using ExecutionsByFunction = std::unordered_map<std::string, InstructionExecutio
 /// A function counted in several files, or an instruction in several lines, adds up. Throws TraceError naming the
 /// file and line of a malformed line, or a path that is neither.
 ExecutionsByFunction read_instruction_counts(const std::filesystem::path& path);
+/// The same, added to `counts` (several paths into one table).
+void add_instruction_counts(const std::filesystem::path& path, ExecutionsByFunction& counts);
 
 }  // namespace warpsim::trace

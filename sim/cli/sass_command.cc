@@ -22,9 +22,7 @@ void run_sass(const SassOptions& options) {
   const std::vector<std::filesystem::path> cubins(options.cubins.begin(), options.cubins.end());
   const std::vector<std::filesystem::path> ptx(options.ptx.begin(), options.ptx.end());
   trace::ExecutionsByFunction executions;
-  for (const std::string& path : options.counts)
-    for (auto& [function, counts] : trace::read_instruction_counts(path))
-      for (const auto& [pc, warps] : counts) executions[function][pc] += warps;
+  for (const std::string& path : options.counts) trace::add_instruction_counts(path, executions);
   const trace::SassAnnotation result =
       trace::annotate_sass(options.trace, cubins, options.output, ptx, options.counts.empty() ? nullptr : &executions);
   std::cout << options.output << ": " << result.annotated << " of " << result.kernels

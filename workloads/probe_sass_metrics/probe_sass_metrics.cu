@@ -184,6 +184,25 @@ std::map<std::string, std::size_t> print_records(const char* what, const Flushed
   return records;
 }
 
+// A counting range (enabled, ..., disabled) around `body`; the records CUPTI dropped at its end (not flushed).
+template <typename Body>
+std::size_t range(CUcontext context, bool lazy, Body body) {
+  auto enable = CUPTI_PARAMS(CUpti_SassMetricsEnable_Params);
+  enable.ctx = context;
+  enable.enableLazyPatching = lazy ? 1 : 0;
+  CUPTI_CALL(cuptiSassMetricsEnable, enable);
+  body();
+  auto disable = CUPTI_PARAMS(CUpti_SassMetricsDisable_Params);
+  disable.ctx = context;
+  CUPTI_CALL(cuptiSassMetricsDisable, disable);
+  return disable.numOfDroppedRecords;
+}
+
+void launch_one_loop(const Options& o, float* out) {
+  one_loop<<<o.blocks, kWarp>>>(out, o.short_trips);
+  check_cuda(cudaDeviceSynchronize(), "one_loop");
+}
+
 // Runs the kernel once with the two metrics counted per instruction (GPU-level: one instance each); the test
 // kernel's instructions, in pc order.
 std::vector<Counts> counted_run(const Options& o, CUcontext context, std::uint64_t warp_id, std::uint64_t thread_id,
@@ -195,35 +214,25 @@ std::vector<Counts> counted_run(const Options& o, CUcontext context, std::uint64
   set.pConfigs = configs.data();
   set.deviceIndex = static_cast<std::uint32_t>(o.device);
   CUPTI_CALL(cuptiSassMetricsSetConfig, set);
-  auto enable = CUPTI_PARAMS(CUpti_SassMetricsEnable_Params);
-  enable.ctx = context;
-  enable.enableLazyPatching = 1;
-  CUPTI_CALL(cuptiSassMetricsEnable, enable);
-
-  ms = launch_timed(o, in, out);
-  if (o.second) {
-    one_loop<<<o.blocks, kWarp>>>(out, o.short_trips);
-    check_cuda(cudaDeviceSynchronize(), "one_loop");
-  }
-
-  const Flushed flushed = flush_data(context, configs.size());
-  std::printf("records %zu\n", flushed.data.size());
-  const auto records = print_records("records by function", flushed);
-  if (o.second) std::printf("second kernel counted: %s\n", records.count("one_loop") ? "yes" : "no");
   std::map<std::uint32_t, Counts> by_pc;
-  for (const CUpti_SassMetrics_Data& d : flushed.data) {
-    if (!d.functionName || !std::strstr(d.functionName, "two_loops")) continue;
-    Counts& c = by_pc[d.pcOffset];
-    c.pc = d.pcOffset;
-    for (std::size_t v = 0; v < flushed.per_record; ++v) {
-      const CUpti_SassMetrics_InstanceValue& value = d.pInstanceValues[v];
-      if (value.metricId == warp_id) c.warp += value.value;
-      if (value.metricId == thread_id) c.thread += value.value;
+  range(context, true, [&] {
+    ms = launch_timed(o, in, out);
+    if (o.second) launch_one_loop(o, out);
+    const Flushed flushed = flush_data(context, configs.size());
+    std::printf("records %zu\n", flushed.data.size());
+    const auto records = print_records("records by function", flushed);
+    if (o.second) std::printf("second kernel counted: %s\n", records.count("one_loop") ? "yes" : "no");
+    for (const CUpti_SassMetrics_Data& d : flushed.data) {
+      if (!d.functionName || !std::strstr(d.functionName, "two_loops")) continue;
+      Counts& c = by_pc[d.pcOffset];
+      c.pc = d.pcOffset;
+      for (std::size_t v = 0; v < flushed.per_record; ++v) {
+        const CUpti_SassMetrics_InstanceValue& value = d.pInstanceValues[v];
+        if (value.metricId == warp_id) c.warp += value.value;
+        if (value.metricId == thread_id) c.thread += value.value;
+      }
     }
-  }
-  auto disable = CUPTI_PARAMS(CUpti_SassMetricsDisable_Params);
-  disable.ctx = context;
-  CUPTI_CALL(cuptiSassMetricsDisable, disable);
+  });
   if (!o.second) {  // --second 1 keeps the configuration for its ranges (second_kernel_ranges)
     auto unset = CUPTI_PARAMS(CUpti_SassMetricsUnsetConfig_Params);
     unset.deviceIndex = static_cast<std::uint32_t>(o.device);
@@ -235,41 +244,26 @@ std::vector<Counts> counted_run(const Options& o, CUcontext context, std::uint64
   return counts;
 }
 
-// A counting range (enabled, ..., disabled) around `body`.
-template <typename Body>
-void range(CUcontext context, bool lazy, Body body) {
-  auto enable = CUPTI_PARAMS(CUpti_SassMetricsEnable_Params);
-  enable.ctx = context;
-  enable.enableLazyPatching = lazy ? 1 : 0;
-  CUPTI_CALL(cuptiSassMetricsEnable, enable);
-  body();
-  auto disable = CUPTI_PARAMS(CUpti_SassMetricsDisable_Params);
-  disable.ctx = context;
-  CUPTI_CALL(cuptiSassMetricsDisable, disable);
-  std::printf("  (range closed, %zu records dropped)\n", disable.numOfDroppedRecords);
-}
-
 // Which ranges count one_loop, the second function (--second 1).
 void second_kernel_ranges(const Options& o, CUcontext context, const float* in, float* out) {
-  const auto second = [&] {
-    one_loop<<<o.blocks, kWarp>>>(out, o.short_trips);
-    check_cuda(cudaDeviceSynchronize(), "one_loop");
-  };
+  const auto second = [&] { launch_one_loop(o, out); };
   const auto first = [&] {
     two_loops<<<o.blocks, kWarp>>>(in, out, o.short_trips, o.long_trips);
     check_cuda(cudaDeviceSynchronize(), "two_loops");
   };
+  const auto closed = [](std::size_t dropped) { std::printf("  (range closed, %zu records dropped)\n", dropped); };
   for (bool lazy : {true, false}) {
     std::printf("lazy patching %d\n", lazy);
-    range(context, lazy, [&] { second(); print_records("  new range, one_loop alone", flush_data(context, 2)); });
-    range(context, lazy, [&] {
+    closed(range(context, lazy,
+                 [&] { second(); print_records("  new range, one_loop alone", flush_data(context, 2)); }));
+    closed(range(context, lazy, [&] {
       first();
       print_records("  new range, two_loops then flush", flush_data(context, 2));
       second();
       print_records("  then one_loop then flush", flush_data(context, 2));
       first();
       print_records("  then two_loops again then flush", flush_data(context, 2));
-    });
+    }));
   }
 }
 
