@@ -2,23 +2,25 @@
 
 #include <iostream>
 
-#include "trace_reader.h"
+#include "trace_read_ahead.h"
 
 namespace warpsim::replay {
 namespace {
 
+// Parses on a thread of its own (TraceReadAhead), so that a pass's work on its events and the parsing share two cores.
 class FileCursor : public EventCursor {
  public:
-  FileCursor(const std::string& path, bool& warned) : reader_(path), warned_(warned) {}
+  FileCursor(const std::string& path, bool& warned) : events_(path), warned_(warned) {}
   bool next(Event& event) override {
-    if (reader_.next(event)) return true;
-    if (reader_.truncation() && !warned_) std::cerr << "warning: " << reader_.truncation_warning() << '\n';
+    if (events_.next(event)) return true;
+    const TraceReader& reader = events_.finished_reader();
+    if (reader.truncation() && !warned_) std::cerr << "warning: " << reader.truncation_warning() << '\n';
     warned_ = true;
     return false;
   }
 
  private:
-  TraceReader reader_;
+  TraceReadAhead events_;
   bool& warned_;
 };
 

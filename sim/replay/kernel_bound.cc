@@ -31,6 +31,7 @@ SimulatedBound transfer_bound(const Transfer& transfer, const Topology& topology
 
 std::uint16_t BoundTable::add(const SimulatedBound& bound) {
   const auto key = std::make_pair(static_cast<int>(bound.kind()), bound.limiter());
+  const std::lock_guard lock(mutex_);
   if (const auto it = ids_.find(key); it != ids_.end()) return it->second;
   if (bounds_.size() >= std::numeric_limits<std::uint16_t>::max()) throw std::length_error("too many kernel bounds");
   bounds_.push_back(bound);
@@ -40,6 +41,7 @@ std::uint16_t BoundTable::add(const SimulatedBound& bound) {
 }
 
 const SimulatedBound* BoundTable::find(std::uint16_t id) const {
+  const std::lock_guard lock(mutex_);
   if (id == 0 || id > bounds_.size()) return nullptr;
   return &bounds_[id - 1];
 }

@@ -27,13 +27,12 @@ OpNotes notes_of(std::uint64_t note) {
 
 TraceFeed::TraceFeed(ApiOrderReader& reader, const ApiOrderIndex& index, Setup setup, Prepare prepare,
                      ReplayListener& listener)
-    : reader_(reader),
-      index_(index),
+    : index_(index),
       setup_(std::move(setup)),
-      prepare_(std::move(prepare)),
       listener_(listener),
       program_(setup_.stream_kinds),
-      host_(setup_.host, setup_.recording_start_ns, setup_.threads, setup_.unattributed) {}
+      host_(setup_.host, setup_.recording_start_ns, setup_.threads, setup_.unattributed),
+      events_(prepare_each(reader, std::move(prepare))) {}
 
 std::vector<std::uint64_t> TraceFeed::thread_ids() const {
   std::vector<std::uint64_t> ids;
@@ -63,18 +62,17 @@ bool TraceFeed::next_step(std::size_t thread, HostStep& step) {
 }
 
 bool TraceFeed::read_one() {
-  Event event;
-  std::size_t source_index = 0;
-  if (!reader_.next(event, source_index)) return false;
+  PreparedEvent* item = events_.next();
+  if (!item) return false;
   const std::size_t rank = next_rank_++;
   std::optional<AddedOp> added;
-  const EventActions actions = program_.add(event, rank, added);
-  host_.add(event, rank, actions, added, program_);
+  const EventActions actions = program_.add(item->event, rank, added);
+  host_.add(item->event, rank, actions, added, program_);
   if (!added) return true;
-  PreparedOp prepared = prepare_(event);
+  PreparedOp& prepared = item->prepared.value();  // every operation was prepared (is_operation)
   if (queued_.size() < program_.streams().size()) queued_.resize(program_.streams().size());
   queued_[added->op.stream].push_back({actions.issues, std::move(added->op.waits_for), std::move(prepared.work),
-                                       source_index, note_of(prepared.notes)});
+                                       item->source_index, note_of(prepared.notes)});
   return true;
 }
 

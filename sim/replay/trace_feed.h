@@ -13,22 +13,11 @@
 
 #include "api_order_reader.h"
 #include "host_program.h"
+#include "prepared_events.h"
 #include "replay_engine.h"
 #include "replay_program.h"
 
 namespace warpsim::replay {
-
-/// What the caller keeps of an operation until it ends.
-struct OpNotes {
-  std::uint16_t model_bound = 0;               // a kernel's bound as its model names it (BoundTable id)
-  std::optional<std::uint32_t> kernel_device;  // a kernel's GPU
-};
-
-/// What the replay needs of an operation's event, made when it is read (the caller predicts a kernel then).
-struct PreparedOp {
-  OpWork work;
-  OpNotes notes;
-};
 
 /// Told of the replay's times as they come (simulated seconds).
 class ReplayListener {
@@ -52,9 +41,8 @@ class TraceFeed : public ReplayFeed {
     std::vector<std::pair<std::size_t, std::size_t>> routes;
     HostOptions host;
   };
-  /// Makes an operation's work from its event, which is not kept after.
-  using Prepare = std::function<PreparedOp(Event&)>;
-
+  /// `prepare` makes an operation's work from its event, on a thread of its own (PreparedEvents), in API order, while
+  /// the replay runs; the event is not kept after.
   TraceFeed(ApiOrderReader& reader, const ApiOrderIndex& index, Setup setup, Prepare prepare, ReplayListener& listener);
   std::vector<std::uint64_t> thread_ids() const override;
   std::size_t stream_count() const override { return program_.streams().size(); }
@@ -72,10 +60,8 @@ class TraceFeed : public ReplayFeed {
  private:
   bool read_one();
 
-  ApiOrderReader& reader_;
   const ApiOrderIndex& index_;
   Setup setup_;
-  Prepare prepare_;
   ReplayListener& listener_;
   ProgramBuilder program_;
   HostStepsBuilder host_;
@@ -83,6 +69,7 @@ class TraceFeed : public ReplayFeed {
   bool finished_ = false;
   std::exception_ptr failure_;
   std::vector<std::deque<FedOp>> queued_;  // per stream, issued or not, not yet run
+  PreparedEvents events_;                  // last: its thread starts reading once the rest exists
 };
 
 }  // namespace warpsim::replay

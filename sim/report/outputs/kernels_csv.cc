@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "analysis/kernel_name.h"
+#include "trace_read_ahead.h"
 
 namespace warpsim::report {
 namespace {
@@ -63,7 +64,8 @@ std::string csv_field(const std::string& field) {
   return quoted + '"';
 }
 
-KernelsCsvResult write_kernels_csv(TraceReader& reader, std::ostream& out) {
+KernelsCsvResult write_kernels_csv(const std::filesystem::path& trace, std::ostream& out) {
+  TraceReadAhead reader(trace);
   KernelsCsvResult result;
   out << kHeader;
   Event event;
@@ -72,13 +74,8 @@ KernelsCsvResult write_kernels_csv(TraceReader& reader, std::ostream& out) {
     out << kernel_row(event.kernel());
     ++result.rows;
   }
-  result.truncation_warning = reader.truncation_warning();
+  result.truncation_warning = reader.finished_reader().truncation_warning();
   return result;
-}
-
-KernelsCsvResult write_kernels_csv(const std::filesystem::path& trace, std::ostream& out) {
-  TraceReader reader(trace);
-  return write_kernels_csv(reader, out);
 }
 
 }  // namespace warpsim::report

@@ -23,8 +23,6 @@ struct KernelsCsvResult {
 
 /// Writes the header line and one row per kernel of the trace at `trace`, in file order. Throws TraceError.
 KernelsCsvResult write_kernels_csv(const std::filesystem::path& trace, std::ostream& out);
-/// The same for the remaining events of an open reader.
-KernelsCsvResult write_kernels_csv(TraceReader& reader, std::ostream& out);
 
 /// `field` as one CSV field: quoted, with quotes doubled, when it holds a comma, a quote or a line break.
 std::string csv_field(const std::string& field);

@@ -16,7 +16,7 @@
 #include "outputs/timeline_perfetto.h"
 #include "outputs/timeline_slices.h"
 #include "outputs/timeline_tracks.h"
-#include "trace_reader.h"
+#include "trace_read_ahead.h"
 
 namespace warpsim::report {
 namespace {
@@ -80,7 +80,7 @@ void place_host_work(const HostWork& work, TraceLayout& trace, Layout& layout) {
 }
 
 void lay_out_trace(const TimelineSource& source, Layout& layout) {
-  TraceReader reader(source.path);
+  TraceReadAhead reader(source.path);
   TraceLayout& trace = layout.traces.emplace_back();
   trace.source = source;
   trace.header = reader.header();
@@ -90,7 +90,7 @@ void lay_out_trace(const TimelineSource& source, Layout& layout) {
     for (std::size_t i = 0; i < p.count; ++i) place(p.at[i], trace, layout);
     trace.host.add(event, p);
   }
-  trace.truncation_warning = reader.truncation_warning();
+  trace.truncation_warning = reader.finished_reader().truncation_warning();
   trace.host.finish(layout.next_flow_id);
   layout.next_flow_id += trace.host.flow_count();
   for (const HostWork& work : trace.host.host_work()) place_host_work(work, trace, layout);
@@ -102,7 +102,7 @@ void assign_out_of_order(Layout& layout) {
   if (std::all_of(layout.tracks.begin(), layout.tracks.end(), [](const TrackLanes& t) { return t.in_order; })) return;
   std::vector<LaneSlice> slices;
   for (const TraceLayout& trace : layout.traces) {
-    TraceReader reader(trace.source.path);
+    TraceReadAhead reader(trace.source.path);
     Event event;
     while (reader.next(event)) {
       const Placements p = placements(event);
@@ -170,7 +170,7 @@ class SliceWriter {
   }
 
   void write_trace(std::size_t t, const TraceLayout& trace, std::uint64_t origin_ns) {
-    TraceReader reader(trace.source.path);
+    TraceReadAhead reader(trace.source.path);
     FlowCursor cursor(trace.host);
     Event event;
     while (reader.next(event)) {
