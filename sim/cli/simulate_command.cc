@@ -24,6 +24,7 @@
 #include "platform.h"
 #include "registry.h"
 #include "simulate_summary.h"
+#include "simulate_timeline.h"
 #include "simulation.h"
 #include "timeline_command.h"
 #include "trace_writer.h"
@@ -69,10 +70,20 @@ std::string simulated_label(const SimulateOptions& options) {
          std::filesystem::path(options.platform).filename().string();
 }
 
-// The timeline puts the source trace and its simulation side by side, each starting at 0. The CSV is written on a
-// second thread meanwhile: each reads the simulated trace on its own (1M operations: the CSV's 3 s hidden behind the
-// timeline's 8 s on two cores). Each output is whole or absent; a failure of either fails the command.
-void write_exports(const SimulateOptions& options, const std::string& simulated, report::ProgressLine& progress) {
+// The timeline puts the recording and its simulation side by side, each starting at 0; the recording's half is written
+// during the replay (SimulateTimeline).
+std::unique_ptr<SimulateTimeline> start_timeline(const SimulateOptions& options, report::ProgressLine& progress) {
+  if (options.timeline.empty()) return nullptr;
+  report::TimelineOptions timeline;
+  timeline.format = report::timeline_format_of(options.timeline_format, options.timeline);
+  const report::TimelineSource recorded{"recorded: " + std::filesystem::path(options.trace).filename().string(),
+                                        options.trace};
+  return std::make_unique<SimulateTimeline>(options.timeline, timeline, recorded, progress);
+}
+
+// The CSV is written on a second thread while the timeline's simulation half is: each reads the simulated trace on
+// its own. Each output is whole or absent; a failure of either fails the command.
+void write_exports(const SimulateOptions& options, const std::string& simulated, SimulateTimeline* timeline) {
   std::future<void> csv_written;
   if (!options.csv.empty()) {
     csv_written = std::async(std::launch::async, [&options, &simulated] {
@@ -81,16 +92,7 @@ void write_exports(const SimulateOptions& options, const std::string& simulated,
       csv.commit();
     });
   }
-  if (!options.timeline.empty()) {
-    const std::vector<report::TimelineSource> sources{
-        {"recorded: " + std::filesystem::path(options.trace).filename().string(), options.trace},
-        {"simulated: " + simulated_label(options), simulated}};
-    report::TimelineOptions timeline;
-    timeline.format = report::timeline_format_of(options.timeline_format, options.timeline);
-    timeline.progress = [&progress](std::uint64_t slices) { progress.update("timeline", "slices", slices, 0); };
-    report::write_timeline_file(sources, options.timeline, timeline);
-    progress.clear();
-  }
+  if (timeline) timeline->finish({"simulated: " + simulated_label(options), simulated});
   if (csv_written.valid()) csv_written.get();  // rethrows the CSV's failure
 }
 
@@ -130,6 +132,7 @@ void run_simulate(const SimulateOptions& options) {
                                     std::uint64_t total) { progress.update(phase, what, done, total); };
   const std::string simulated = simulated_trace_path(options);
   const ScratchTrace scratch{simulated != options.output ? simulated : ""};
+  const std::unique_ptr<SimulateTimeline> timeline = start_timeline(options, progress);
   // Whole or not at all: the writer writes beside the target and renames on close.
   std::optional<TraceWriter> writer;
   replay::SimulationOutput output;
@@ -143,7 +146,7 @@ void run_simulate(const SimulateOptions& options) {
   SimulateRun run{options.trace, options.host_scale, options.output, options.timeline, options.csv};
   print_warnings(run, result);
   if (!options.json) print_text_summary(run, result);
-  write_exports(options, simulated, progress);
+  write_exports(options, simulated, timeline.get());
   // The whole command: reading, predicting, replaying and writing (scripts/bench-replay.sh reads the "took" line).
   run.took_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   run.peak_memory_mib = peak_memory_mib();

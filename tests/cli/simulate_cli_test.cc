@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "full_disk.h"
@@ -150,6 +152,39 @@ TEST(SimulateCli, TimelineNamesTheSimulationByTheRecordingAndPlatform) {
     simulated += name.starts_with("simulated: sample.wstrace on 2xh200-nvlink ");
   }
   EXPECT_GT(simulated, 0u);
+}
+
+// The recording's half of the timeline is written while the replay runs: the same slices as the timeline command
+// writes of the recording and the simulated trace afterwards.
+TEST(SimulateCli, TimelineHoldsTheSlicesOfTheTimelineCommand) {
+  const auto dir = testing::fresh_temp_dir();
+  const std::string simulated = (dir / "s.wstrace").string();
+  const CommandResult simulate = run_warpsim("simulate " + data("sample.wstrace") + " -p 2xh200-nvlink -o " +
+                                             simulated + " --timeline " + (dir / "a.json").string());
+  ASSERT_EQ(simulate.exit_status, 0) << simulate.err;
+  const CommandResult timeline =
+      run_warpsim("timeline " + data("sample.wstrace") + " " + simulated + " -o " + (dir / "b.json").string());
+  ASSERT_EQ(timeline.exit_status, 0) << timeline.err;
+  const auto slices = [](const std::filesystem::path& path) {
+    std::multiset<std::string> kept;
+    const nlohmann::json parsed = nlohmann::json::parse(testing::read_file(path));
+    for (const auto& e : parsed["traceEvents"])
+      if (e["ph"] != "M") kept.insert(e.dump());
+    return kept;
+  };
+  const std::multiset<std::string> during_replay = slices(dir / "a.json");
+  EXPECT_GT(during_replay.size(), 10u);
+  EXPECT_EQ(during_replay, slices(dir / "b.json"));
+}
+
+// A simulation that fails once the timeline has begun leaves neither the timeline nor its temporary file.
+TEST(SimulateCli, AFailedSimulationLeavesNoTimeline) {
+  const auto dir = testing::fresh_temp_dir();
+  const CommandResult result =  // a two-GPU recording on a one-GPU node
+      run_warpsim("simulate " + data("sample.wstrace") + " -p h200 --timeline " + (dir / "t.json").string());
+  EXPECT_NE(result.exit_status, 0);
+  EXPECT_THAT(result.err, HasSubstr("GPU(s)"));
+  EXPECT_EQ(testing::files_in(dir), 0u);
 }
 
 TEST(SimulateCli, AFullDiskFailsAndKeepsTheOldOutput) {

@@ -96,27 +96,26 @@ void lay_out_trace(const TimelineSource& source, Layout& layout) {
   for (const HostWork& work : trace.host.host_work()) place_host_work(work, trace, layout);
 }
 
-// The tracks whose slices came out of order: their slices read again and assigned together (memory for theirs
+// The trace's tracks whose slices came out of order: its slices read again and assigned together (memory for theirs
 // alone).
-void assign_out_of_order(Layout& layout) {
-  if (std::all_of(layout.tracks.begin(), layout.tracks.end(), [](const TrackLanes& t) { return t.in_order; })) return;
+void assign_out_of_order(Layout& layout, const TraceLayout& trace) {
+  const auto out_of_order = [&layout](const auto& entry) { return !layout.tracks[entry.second].in_order; };
+  if (std::none_of(trace.tracks.begin(), trace.tracks.end(), out_of_order)) return;
   std::vector<LaneSlice> slices;
-  for (const TraceLayout& trace : layout.traces) {
-    TraceReadAhead reader(trace.source.path);
-    Event event;
-    while (reader.next(event)) {
-      const Placements p = placements(event);
-      for (std::size_t i = 0; i < p.count; ++i) {
-        const std::uint32_t track = trace.tracks.at(p.at[i].track);
-        if (!layout.tracks[track].in_order) slices.push_back({track, p.at[i].start_ns, p.at[i].end_ns});
-      }
+  TraceReadAhead reader(trace.source.path);
+  Event event;
+  while (reader.next(event)) {
+    const Placements p = placements(event);
+    for (std::size_t i = 0; i < p.count; ++i) {
+      const std::uint32_t track = trace.tracks.at(p.at[i].track);
+      if (!layout.tracks[track].in_order) slices.push_back({track, p.at[i].start_ns, p.at[i].end_ns});
     }
   }
   std::vector<LanePolicy> policies;
   for (const TrackLanes& t : layout.tracks) policies.push_back(t.policy);
   const LaneAssignment assignment = assign_lanes(slices, policies);
   for (std::size_t i = 0; i < slices.size(); ++i) layout.tracks[slices[i].track].assigned.push_back(assignment.lane[i]);
-  for (std::size_t track = 0; track < layout.tracks.size(); ++track)
+  for (const auto& [key, track] : trace.tracks)
     if (!layout.tracks[track].in_order) layout.tracks[track].lanes = assignment.lanes_per_track[track];
 }
 
@@ -132,29 +131,26 @@ std::string process_name(const TraceLayout& trace, std::uint32_t process) {
   return fmt::format("{} GPU{}", trace.source.label, device);
 }
 
-// Names and orders the processes and threads; returns the first tid of each global track (its lanes follow).
-std::vector<int> write_metadata(const Layout& layout, TimelineSink& sink) {
-  std::vector<int> first_tid(layout.tracks.size(), 0);
-  for (std::size_t t = 0; t < layout.traces.size(); ++t) {
-    const TraceLayout& trace = layout.traces[t];
-    std::optional<std::uint32_t> process;
-    int next_tid = 0;
-    for (const auto& [key, track] : trace.tracks) {  // map order: process, then group, then id
-      const int p = pid(t, key.process);
-      if (process != key.process) {
-        process = key.process;
-        next_tid = 1;
-        sink.process(p, process_name(trace, key.process));
-      }
-      first_tid[track] = next_tid;
-      const std::string name = trace.host.track_name(trace.header, key);
-      for (std::uint32_t lane = 0; lane < layout.tracks[track].lanes; ++lane, ++next_tid) {
-        const std::string thread = lane == 0 ? name : fmt::format("{} #{}", name, lane + 1);
-        sink.thread(p, next_tid, thread);
-      }
+// Names and orders trace `t`'s processes and threads; sets the first tid of each of its tracks (its lanes follow).
+void write_metadata(const Layout& layout, std::size_t t, TimelineSink& sink, std::vector<int>& first_tid) {
+  first_tid.resize(layout.tracks.size(), 0);
+  const TraceLayout& trace = layout.traces[t];
+  std::optional<std::uint32_t> process;
+  int next_tid = 0;
+  for (const auto& [key, track] : trace.tracks) {  // map order: process, then group, then id
+    const int p = pid(t, key.process);
+    if (process != key.process) {
+      process = key.process;
+      next_tid = 1;
+      sink.process(p, process_name(trace, key.process));
+    }
+    first_tid[track] = next_tid;
+    const std::string name = trace.host.track_name(trace.header, key);
+    for (std::uint32_t lane = 0; lane < layout.tracks[track].lanes; ++lane, ++next_tid) {
+      const std::string thread = lane == 0 ? name : fmt::format("{} #{}", name, lane + 1);
+      sink.thread(p, next_tid, thread);
     }
   }
-  return first_tid;
 }
 
 // The second pass: the same placements in the same order, now with their lanes (assigned again as they come, or as
@@ -165,11 +161,11 @@ class SliceWriter {
  public:
   SliceWriter(const Layout& layout, const std::vector<int>& first_tid, TimelineSink& sink,
               const std::function<void(std::uint64_t)>& progress)
-      : layout_(layout), first_tid_(first_tid), sink_(sink), progress_(progress) {
-    for (const TrackLanes& t : layout.tracks) lanes_.push_back({LaneStream(t.policy), 0});
-  }
+      : layout_(layout), first_tid_(first_tid), sink_(sink), progress_(progress) {}
 
   void write_trace(std::size_t t, const TraceLayout& trace, std::uint64_t origin_ns) {
+    while (lanes_.size() < layout_.tracks.size())
+      lanes_.push_back({LaneStream(layout_.tracks[lanes_.size()].policy), 0});
     TraceReadAhead reader(trace.source.path);
     FlowCursor cursor(trace.host);
     Event event;
@@ -241,13 +237,6 @@ class SliceWriter {
   std::uint64_t flows_ = 0;
 };
 
-std::vector<std::uint64_t> origins(const Layout& layout, bool common_clock) {
-  std::vector<std::uint64_t> out;
-  for (const TraceLayout& trace : layout.traces) out.push_back(trace.first_ns.value_or(0));
-  if (common_clock && !out.empty()) std::fill(out.begin(), out.end(), *std::min_element(out.begin(), out.end()));
-  return out;
-}
-
 }  // namespace
 
 namespace {
@@ -259,24 +248,59 @@ std::unique_ptr<TimelineSink> make_sink(TimelineFormat format, std::ostream& out
 
 }  // namespace
 
+// Trace by trace: each is laid out and written as it is added, on its own clock; on a common clock every trace is laid
+// out first (the origin is the earliest start of all), and written at the end.
+class TimelineWriter::State {
+ public:
+  State(std::ostream& out, const TimelineOptions& options)
+      : options_(options),
+        sink_(make_sink(options.format, out)),
+        slices_(layout_, first_tid_, *sink_, options_.progress) {}
+
+  void add(const TimelineSource& source) {
+    lay_out_trace(source, layout_);
+    assign_out_of_order(layout_, layout_.traces.back());
+    if (!options_.common_clock) write(layout_.traces.size() - 1, layout_.traces.back().first_ns.value_or(0));
+  }
+
+  TimelineResult finish() {
+    if (options_.common_clock) {
+      std::uint64_t origin = UINT64_MAX;
+      for (const TraceLayout& trace : layout_.traces) origin = std::min(origin, trace.first_ns.value_or(0));
+      for (std::size_t t = 0; t < layout_.traces.size(); ++t) write(t, origin);
+    }
+    sink_->finish();
+    result_.events = slices_.written();
+    result_.flows = slices_.flows();
+    return std::move(result_);
+  }
+
+ private:
+  void write(std::size_t t, std::uint64_t origin_ns) {
+    write_metadata(layout_, t, *sink_, first_tid_);
+    slices_.write_trace(t, layout_.traces[t], origin_ns);
+    if (!layout_.traces[t].truncation_warning.empty()) result_.warnings.push_back(layout_.traces[t].truncation_warning);
+  }
+
+  TimelineOptions options_;
+  Layout layout_;
+  std::vector<int> first_tid_;  // per global track
+  std::unique_ptr<TimelineSink> sink_;
+  SliceWriter slices_;
+  TimelineResult result_;
+};
+
+TimelineWriter::TimelineWriter(std::ostream& out, const TimelineOptions& options)
+    : state_(std::make_unique<State>(out, options)) {}
+TimelineWriter::~TimelineWriter() = default;
+void TimelineWriter::add(const TimelineSource& source) { state_->add(source); }
+TimelineResult TimelineWriter::finish() { return state_->finish(); }
+
 TimelineResult write_timeline(const std::vector<TimelineSource>& sources, std::ostream& out,
                               const TimelineOptions& options) {
-  Layout layout;
-  for (const TimelineSource& source : sources) lay_out_trace(source, layout);
-  assign_out_of_order(layout);
-  const std::unique_ptr<TimelineSink> sink = make_sink(options.format, out);
-  const std::vector<int> first_tid = write_metadata(layout, *sink);
-  SliceWriter slices(layout, first_tid, *sink, options.progress);
-  const std::vector<std::uint64_t> origin = origins(layout, options.common_clock);
-  TimelineResult result;
-  for (std::size_t t = 0; t < layout.traces.size(); ++t) {
-    slices.write_trace(t, layout.traces[t], origin[t]);
-    if (!layout.traces[t].truncation_warning.empty()) result.warnings.push_back(layout.traces[t].truncation_warning);
-  }
-  sink->finish();
-  result.events = slices.written();
-  result.flows = slices.flows();
-  return result;
+  TimelineWriter writer(out, options);
+  for (const TimelineSource& source : sources) writer.add(source);
+  return writer.finish();
 }
 
 TimelineFormat timeline_format_of(const std::string& name, const std::filesystem::path& path) {

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -43,6 +44,24 @@ struct TimelineResult {
   std::uint64_t events = 0;  ///< slices and instants written (metadata and flows not counted)
   std::uint64_t flows = 0;   ///< flow arrows from API calls to GPU operations (each a start and a finish event)
   std::vector<std::string> warnings;  ///< truncated traces: exported up to where they stop
+};
+
+/// Writes a timeline trace by trace: each is read and written when added (on a common clock, at finish(), once every
+/// trace's first start is known), so that a command can export the trace it has while it makes the next (simulate:
+/// the recording during the replay). Throws TraceError on bad input.
+class TimelineWriter {
+ public:
+  TimelineWriter(std::ostream& out, const TimelineOptions& options);
+  ~TimelineWriter();
+  TimelineWriter(const TimelineWriter&) = delete;
+  TimelineWriter& operator=(const TimelineWriter&) = delete;
+  void add(const TimelineSource& source);
+  /// After the last trace; nothing is to be added after.
+  TimelineResult finish();
+
+ private:
+  class State;
+  std::unique_ptr<State> state_;
 };
 
 /// Writes the timeline in `options.format` to `out`. Throws TraceError on bad input.

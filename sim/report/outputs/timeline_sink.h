@@ -32,7 +32,7 @@ struct FlowEnd {
 class TimelineSink {
  public:
   virtual ~TimelineSink() = default;
-  /// Processes come in pid order, each followed by its threads in tid order; all before the first slice.
+  /// Trace by trace: its processes in pid order, each followed by its threads in tid order, then its slices and flows.
   virtual void process(int pid, const std::string& name) = 0;
   virtual void thread(int pid, int tid, const std::string& name) = 0;
   virtual void slice(const TimelineSlice& slice) = 0;
