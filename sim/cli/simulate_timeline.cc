@@ -5,7 +5,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <system_error>
 
 namespace warpsim::cli {
 namespace {
@@ -18,12 +17,16 @@ void set_policy(pid_t thread, int policy) {
   sched_setscheduler(thread, policy, &parameters);  // best effort: the timeline is the same either way
 }
 
-// Every thread of the process that idles: the writer's, and the read-ahead threads it started.
-void stop_idling() {
-  std::error_code ignored;
-  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", ignored)) {
-    const pid_t thread = static_cast<pid_t>(std::strtol(task.path().filename().c_str(), nullptr, 10));
-    if (thread > 0 && sched_getscheduler(thread) == SCHED_IDLE) set_policy(thread, SCHED_OTHER);
+// The writer's thread first (the threads it starts from then on inherit the normal policy), then every other thread
+// of the process that idles: the read-ahead threads it started before.
+void stop_idling(pid_t writer) {
+  if (writer > 0) set_policy(writer, SCHED_OTHER);
+  try {
+    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+      const pid_t thread = static_cast<pid_t>(std::strtol(task.path().filename().c_str(), nullptr, 10));
+      if (thread > 0 && sched_getscheduler(thread) == SCHED_IDLE) set_policy(thread, SCHED_OTHER);
+    }
+  } catch (const std::filesystem::filesystem_error&) {  // best effort, as above
   }
 }
 
@@ -41,7 +44,10 @@ SimulateTimeline::SimulateTimeline(const std::filesystem::path& target, const re
   recorded_written_ = std::async(std::launch::async, [this, recorded] {
     {
       const std::lock_guard lock(priority_);
-      if (!in_foreground_) set_policy(0, SCHED_IDLE);
+      if (!in_foreground_) {
+        set_policy(0, SCHED_IDLE);
+        writer_thread_ = gettid();
+      }
     }
     writer_->add(recorded);
   });
@@ -61,7 +67,7 @@ void SimulateTimeline::finish(const report::TimelineSource& simulated) {
     // From now on the command waits for the recording's half: on a busy machine an idle thread would wait for ever.
     const std::lock_guard lock(priority_);
     in_foreground_ = true;
-    stop_idling();
+    stop_idling(writer_thread_);
   }
   recorded_written_.get();  // rethrows the recording's failure
   writer_->add(simulated);

@@ -1,6 +1,8 @@
 #pragma once
 // simulate's timeline: the recording's half is written from the start, on threads that only take CPU time the replay
 // leaves idle, and the simulation's half once the simulated trace exists.
+#include <sys/types.h>
+
 #include <atomic>
 #include <filesystem>
 #include <future>
@@ -34,6 +36,7 @@ class SimulateTimeline {
   report::ProgressLine& progress_;
   std::atomic<bool> abandoned_ = false;
   std::mutex priority_;                      // the writer idles, or not, once
+  pid_t writer_thread_ = 0;                  // once it idles
   std::atomic<bool> in_foreground_ = false;  // the command waits for the timeline: it shows progress, idles no more
   AtomicOutputFile file_;
   std::unique_ptr<report::TimelineWriter> writer_;
