@@ -276,9 +276,9 @@ std::unique_ptr<sg4::Engine> make_engine() {
   // SimGrid reads its options from argv; the replay's are fixed, and SimGrid's own log lines are kept off stdout.
   static std::string program = "warpsim";
   static std::string quiet = "--log=root.thresh:critical";
-#if defined(__SANITIZE_ADDRESS__)
-  // Under AddressSanitizer (scripts/sanitize.sh) actors run on threads: SimGrid's default contexts switch stacks
-  // behind ASan's back. Given at construction: the context factory is chosen then.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  // Under AddressSanitizer (scripts/sanitize.sh) or ThreadSanitizer actors run on threads: SimGrid's default
+  // contexts switch stacks behind the sanitizer's back. Given at construction: the context factory is chosen then.
   static std::string contexts = "--cfg=contexts/factory:thread";
   static char* argv[] = {program.data(), quiet.data(), contexts.data(), nullptr};
   int argc = 3;

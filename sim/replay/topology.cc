@@ -108,9 +108,7 @@ std::vector<Hop> Topology::route(std::size_t from, std::size_t to) const {
 }
 
 std::optional<std::vector<Hop>> Topology::find_route(std::size_t from, std::size_t to) const {
-  const auto [cached, added] = routes_.try_emplace({from, to});
-  if (added) cached->second = search_route(from, to);
-  return cached->second;
+  return routes_.find(from, to, [&] { return search_route(from, to); });
 }
 
 std::optional<std::vector<Hop>> Topology::search_route(std::size_t from, std::size_t to) const {

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +42,33 @@ struct TopologyLink {
 struct Hop {
   std::size_t link = 0;
   bool a_to_b = true;  // the direction a full-duplex link is used in
+};
+
+/// Routes searched so far, safe to consult from two threads (the replay's reading thread prepares copies while the
+/// SimGrid thread builds the node). A copy starts empty: it is only a cache.
+class RouteCache {
+ public:
+  using Route = std::optional<std::vector<Hop>>;
+  RouteCache() = default;
+  RouteCache(const RouteCache&) {}
+  RouteCache& operator=(const RouteCache&) { return *this; }
+  /// The route cached for (from, to), else `search()`'s, cached.
+  template <typename Search>
+  Route find(std::size_t from, std::size_t to, Search search) {
+    const std::lock_guard lock(mutex_);
+    const auto [cached, added] = routes_.try_emplace({from, to});
+    if (added) cached->second = search();
+    return cached->second;
+  }
+  /// Forgets every route (the topology changed).
+  void clear() {
+    const std::lock_guard lock(mutex_);
+    routes_.clear();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::pair<std::size_t, std::size_t>, Route> routes_;
 };
 
 class Topology {
@@ -88,7 +116,7 @@ class Topology {
   std::size_t host_ = 0, host_pageable_ = 0, host_pageable_destination_ = 0;
   // Routes searched so far: every copy's and kernel's work asks for its routes, twice in a simulation, and a search
   // on a 1,000-GPU node visits thousands of vertices.
-  mutable std::map<std::pair<std::size_t, std::size_t>, std::optional<std::vector<Hop>>> routes_;
+  mutable RouteCache routes_;
 };
 
 }  // namespace warpsim::replay

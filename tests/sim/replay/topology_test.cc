@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "test_node.h"
@@ -88,6 +89,33 @@ TEST(Topology, NvswitchJoinsEveryPair) {
   const Topology topology = Topology::from_platform(node);
   EXPECT_EQ(link_names(topology, topology.route(topology.gpu_memory(3), topology.gpu_memory(1))),
             (std::vector<std::string>{"nvswitch.port3", "nvswitch.port1"}));
+}
+
+// The replay's reading thread asks for copies' routes while the SimGrid thread builds the node: both see every route
+// as one thread alone would (ThreadSanitizer found the cache shared unguarded).
+TEST(Topology, RoutesAskedFromTwoThreadsAreTheRoutesOfOne) {
+  const Topology shared = Topology::from_platform(platform::load_platform("8xh200-nvswitch"));
+  const Topology alone = Topology::from_platform(platform::load_platform("8xh200-nvswitch"));
+  const std::size_t vertices = shared.vertices().size();
+  const auto ask_all = [&shared, vertices](bool backwards) {
+    for (std::size_t i = 0; i < vertices * vertices; ++i) {
+      const std::size_t pair = backwards ? vertices * vertices - 1 - i : i;
+      shared.find_route(pair / vertices, pair % vertices);
+    }
+  };
+  std::thread other(ask_all, true);
+  ask_all(false);
+  other.join();
+  for (std::size_t from = 0; from < vertices; ++from) {
+    for (std::size_t to = 0; to < vertices; ++to) {
+      const auto expected = alone.find_route(from, to);
+      const auto got = shared.find_route(from, to);
+      ASSERT_EQ(got.has_value(), expected.has_value()) << from << " -> " << to;
+      if (expected) {
+        ASSERT_EQ(link_names(shared, *got), link_names(alone, *expected)) << from << " -> " << to;
+      }
+    }
+  }
 }
 
 }  // namespace
