@@ -8,9 +8,10 @@
 #include "replay_program.h"
 
 namespace warpsim::replay {
-namespace {
 
 bool is_operation(const Event& event) { return event.has_kernel() || event.has_memcpy() || event.has_memset(); }
+
+namespace {
 
 CallTimeKind call_time_kind(const Event& event) {
   if (event.has_api_call()) return CallTimeKind::kApiCall;

@@ -16,6 +16,8 @@ namespace warpsim::replay {
 
 /// Whether the replay takes part in an event: every kind but markers (host-side, left out of the output).
 bool replayed(const Event& event);
+/// Whether the replay runs `event` on a stream: kernels, copies and memsets.
+bool is_operation(const Event& event);
 
 /// Which recorded call times an event takes in the output: none (an operation takes its own), an API call's own, or
 /// a synchronization's (the call that waited on it).

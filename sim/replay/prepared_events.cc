@@ -4,8 +4,6 @@
 
 namespace warpsim::replay {
 
-bool is_operation(const Event& event) { return event.has_kernel() || event.has_memcpy() || event.has_memset(); }
-
 PreparedEvents::Fill prepare_each(ApiOrderReader& reader, Prepare prepare) {
   return [&reader, prepare = std::move(prepare)](PreparedEvent& item) {
     if (!reader.next(item.event, item.source_index)) return false;

@@ -26,9 +26,6 @@ struct PreparedOp {
   OpNotes notes;
 };
 
-/// Whether the replay runs `event` on a stream: kernels, copies and memsets.
-bool is_operation(const Event& event);
-
 struct PreparedEvent {
   Event event;
   std::size_t source_index = 0;

@@ -222,7 +222,7 @@ class Simulation : public ReplayListener {
       if (event.has_api_call()) threads.insert({event.api_call().process_id(), event.api_call().thread_id()});
       if (const std::uint64_t start = start_of(event); start > 0 && !event.has_sync())
         first_start = std::min(first_start, start);
-      if (event.has_kernel() || event.has_memcpy() || event.has_memset()) {
+      if (is_operation(event)) {
         ++operations_;
         add_routes(event, routes);
       }
