@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the unit tests with AddressSanitizer and UndefinedBehaviorSanitizer (gcc) in build-asan/ and runs them: any
-# memory error, leak or undefined behaviour fails the run. The SimGrid replay and `simulate` included: under ASan the
-# replay runs SimGrid's actors on threads (sim/replay/replay_engine.cc), whose stacks ASan sees.
+# memory error, leak or undefined behaviour fails the run. The SimGrid replay and `simulate` included (its processes are
+# coroutines on the engine's own stack: sim/replay/maestro_process.h).
 #   scripts/sanitize.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,6 +1,5 @@
 #include "replay_engine.h"
 
-#include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
 
 #include <cmath>
@@ -8,9 +7,11 @@
 #include <exception>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 
+#include "maestro_process.h"
 #include "simgrid_node.h"
 #include "units.h"
 
@@ -19,91 +20,27 @@ namespace sg4 = simgrid::s4u;
 namespace warpsim::replay {
 namespace {
 
-// Shared by the actors. SimGrid runs actors one at a time, so plain data needs no locking.
+// Shared by the processes. The Maestro runs them one at a time, so plain data needs no locking.
 class ReplayState {
  public:
-  ReplayState(ReplayFeed& feed, std::size_t threads, SimgridNode node, sg4::Host* actors_host, std::size_t copy_engines,
+  ReplayState(ReplayFeed& feed, std::size_t threads, SimgridNode node, std::size_t copy_engines,
               const OpsEnded& ops_ended)
       : feed_(feed),
         node_(std::move(node)),
-        actors_host_(actors_host),
         ops_ended_(ops_ended),
         threads_running_(threads),
-        host_clock_(threads, 0),
-        issued_ahead_(threads, 0) {
-    for (std::size_t e = 0; e < copy_engines; ++e) copy_engines_.push_back(sg4::Semaphore::create(1));
+        copy_engines_(copy_engines) {
+    for (std::size_t t = 0; t < threads; ++t) maestro_.spawn(run_host(t));
+    add_new_streams();
   }
 
-  // Streams the feed learned of since the last call get their actor.
-  // Every semaphore exists before the first actor is created: creating one lets other actors run, which may issue to
-  // any of them.
-  void add_new_streams() {
-    const std::size_t known = issued_.size();
-    while (issued_.size() < feed_.stream_count()) {
-      issued_.push_back(sg4::Semaphore::create(0));
-      issue_times_.emplace_back();
-      stream_waiting_.push_back(false);
-    }
-    for (std::size_t s = known; s < issued_.size(); ++s) {
-      const ReplayStream& stream = feed_.stream(s);
-      const std::string name =
-          "device" + std::to_string(stream.device_id) + ".stream" + std::to_string(stream.stream_id);
-      sg4::Actor::create(name, actors_host_, [this, s] { guarded([this, s] { run_stream(s); }); });
-    }
-  }
-
-  // An exception must not leave an actor (SimGrid would end it silently and the others would wait for it forever):
-  // the first is kept and rethrown once the engine stops.
-  template <typename Body>
-  void guarded(Body body) {
-    try {
-      body();
-    } catch (const simgrid::ForcefulKillException&) {
-      throw;  // SimGrid ending the actor: it must go through
-    } catch (...) {
-      if (!failure_) failure_ = std::current_exception();
-    }
-  }
-  void rethrow_failure() const {
-    if (failure_) std::rethrow_exception(failure_);
-  }
-
-  // A host thread keeps its own clock and sleeps only where the replay needs it to: before it waits for the GPUs, and
-  // after every kRunAheadOps issues. Its compute steps only move its clock, and an issue carries the time it was made,
-  // which its stream does not start the operation before: the same times as sleeping through every step, for one
-  // SimGrid activity where there were one per step (a sixth of a replay's time went to them).
-  void run_host(std::size_t thread) {
-    double& clock = host_clock_[thread];
-    HostStep step;
-    while (feed_.next_step(thread, step)) {
-      add_new_streams();
-      switch (step.kind) {
-        case HostStep::Kind::kCompute: clock += units::sim_from_seconds(step.seconds); break;
-        case HostStep::Kind::kIssue: issue(thread, step.stream); break;
-        case HostStep::Kind::kWait:
-          catch_up(clock);
-          issued_ahead_[thread] = 0;
-          wait_done(step.op);
-          clock = sg4::Engine::get_clock();
-          break;
-        case HostStep::Kind::kCallStart:
-        case HostStep::Kind::kCallEnd: break;
-      }
-      feed_.step_ended(thread, step, units::seconds_from_sim(clock));
-    }
-    catch_up(clock);  // the thread's last steps end at its own time, which the replay's end includes
-    if (--threads_running_ == 0) tell_streams_nothing_follows();
-  }
-
-  // Each stream runs its operations in issue order, none before the host issued it.
-  void run_stream(std::size_t stream) {
-    while (true) {
-      const std::optional<double> issued_at = next_issue(stream);
-      std::optional<FedOp> op = feed_.next_op(stream);  // asked at the end too: the feed hears that nothing follows
-      if (!issued_at || !op) return;
-      catch_up(*issued_at);
-      for (std::size_t awaited : op->waits_for) wait_done(awaited);
-      execute(*op);
+  // Starts the processes, then runs the engine, which resumes them until none has anything left to wait for.
+  void run(sg4::Engine& engine) {
+    maestro_.run_ready();
+    engine.run();
+    if (maestro_.failure()) std::rethrow_exception(maestro_.failure());
+    if (!maestro_.all_finished()) {
+      throw std::runtime_error("the replay stopped with operations left waiting for each other (a dependency cycle)");
     }
   }
 
@@ -112,52 +49,91 @@ class ReplayState {
   // replay keeps them in memory beyond what the GPUs have been issued and not run yet.
   static constexpr std::size_t kRunAheadOps = 1024;
 
-  static void catch_up(double time) {
-    if (time > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(time);
-  }
+  struct CopyEngine {
+    bool busy = false;
+    Waiters waiting;  // in the order they asked
+  };
 
-  void issue(std::size_t thread, std::size_t stream) {
-    issue_times_.at(stream).push_back(host_clock_[thread]);
-    if (stream_waiting_[stream]) {
-      stream_waiting_[stream] = false;
-      issued_[stream]->release();
-    }
-    if (++issued_ahead_[thread] < kRunAheadOps) return;
-    catch_up(host_clock_[thread]);
-    issued_ahead_[thread] = 0;
-  }
-
-  // When the stream's next operation was issued (simulated time); nullopt when nothing follows.
-  std::optional<double> next_issue(std::size_t stream) {
-    // Indexed anew after each wait: streams added meanwhile may have moved the queues.
-    while (issue_times_[stream].empty()) {
-      if (threads_running_ == 0) return std::nullopt;
-      stream_waiting_[stream] = true;
-      issued_[stream]->acquire();
-    }
-    const double issued_at = issue_times_[stream].front();
-    issue_times_[stream].pop_front();
-    return issued_at;
-  }
-
-  void tell_streams_nothing_follows() {
-    for (std::size_t s = 0; s < issued_.size(); ++s) {
-      if (!stream_waiting_[s]) continue;
-      stream_waiting_[s] = false;
-      issued_[s]->release();
+  // Streams the feed learned of since the last call get their process.
+  void add_new_streams() {
+    while (issue_times_.size() < feed_.stream_count()) {
+      issue_times_.emplace_back();
+      issue_waiters_.emplace_back();
+      maestro_.spawn(run_stream(issue_times_.size() - 1));
     }
   }
 
-  bool done(std::size_t op) const { return op < done_.size() && done_[op]; }
+  // A host thread keeps its own clock and waits for the simulated time only where the replay needs it to: before it
+  // waits for the GPUs, and after every kRunAheadOps issues. Its compute steps only move its clock, and an issue
+  // carries the time it was made, which its stream does not start the operation before: the same times as waiting
+  // through every step, for one timer where there were one per step.
+  Process run_host(std::size_t thread) {
+    double clock = 0;              // simulated time: at or ahead of the engine's clock
+    std::size_t issued_ahead = 0;  // operations issued since the thread last let the time catch up
+    HostStep step;
+    while (feed_.next_step(thread, step)) {
+      add_new_streams();
+      switch (step.kind) {
+        case HostStep::Kind::kCompute: clock += units::sim_from_seconds(step.seconds); break;
+        case HostStep::Kind::kIssue:
+          issue_times_.at(step.stream).push_back(clock);
+          maestro_.wake_all(issue_waiters_[step.stream]);
+          if (++issued_ahead == kRunAheadOps) {
+            co_await maestro_.until(clock);
+            issued_ahead = 0;
+          }
+          break;
+        case HostStep::Kind::kWait:
+          co_await maestro_.until(clock);
+          issued_ahead = 0;
+          co_await op_done(step.op);
+          clock = sg4::Engine::get_clock();
+          break;
+        case HostStep::Kind::kCallStart:
+        case HostStep::Kind::kCallEnd: break;
+      }
+      feed_.step_ended(thread, step, units::seconds_from_sim(clock));
+    }
+    co_await maestro_.until(clock);  // the thread's last steps end at its own time, which the replay's end includes
+    if (--threads_running_ == 0) {
+      for (Waiters& waiting : issue_waiters_) maestro_.wake_all(waiting);  // nothing follows
+    }
+  }
 
-  // Only operations someone waits for before they end get a signal: a few per synchronization, not one per operation.
-  void wait_done(std::size_t op) {
-    if (done(op)) return;
-    sg4::SemaphorePtr& signal = done_signal_[op];
-    if (!signal) signal = sg4::Semaphore::create(0);
-    const sg4::SemaphorePtr held = signal;  // the operation's end erases the entry: the waiters keep it alive
-    held->acquire();
-    held->release();  // pass it on to the next waiter
+  // Each stream runs its operations in issue order, none before the host issued it.
+  Process run_stream(std::size_t stream) {
+    while (true) {
+      while (issue_times_[stream].empty() && threads_running_ > 0) co_await Park{&issue_waiters_[stream]};
+      const bool issued = !issue_times_[stream].empty();
+      const double issued_at = issued ? issue_times_[stream].front() : 0;
+      if (issued) issue_times_[stream].pop_front();
+      std::optional<FedOp> op = feed_.next_op(stream);  // asked at the end too: the feed hears that nothing follows
+      if (!issued || !op) co_return;
+      co_await maestro_.until(issued_at);
+      for (std::size_t awaited : op->waits_for) co_await op_done(awaited);
+      // A copy engine moves one copy at a time: a copy waits for its engine before it starts.
+      CopyEngine* engine = op->work.copy_engine ? &copy_engines_.at(*op->work.copy_engine) : nullptr;
+      if (engine && engine->busy) co_await Park{&engine->waiting};  // handed over busy
+      if (engine) engine->busy = true;
+      // The launch cost is part of a kernel's recorded duration: CUPTI's shortest kernel (empty, one block) lasts it.
+      const double start = sg4::Engine::get_clock();
+      if (op->work.setup_s > 0) co_await maestro_.until(start + units::sim_from_seconds(op->work.setup_s));
+      std::int16_t last_transfer = -1;
+      for (Phase& phase : make_phases(op->work)) {
+        if (phase.activities.empty()) continue;
+        const double started = sg4::Engine::get_clock();
+        const std::vector<double> end_times = co_await maestro_.activities(std::move(phase.activities));
+        last_transfer = last_ended(phase, end_times, started);
+      }
+      if (engine) release(*engine);
+      op_ended(*op, start, last_transfer);
+    }
+  }
+
+  // Only operations someone waits for before they end get waiters: a few per synchronization, not one per operation.
+  Park op_done(std::size_t op) {
+    const bool done = op < done_.size() && done_[op];
+    return Park{done ? nullptr : &done_waiters_[op]};
   }
 
   // Which of an operation's work a phase runs: all of it, or (a kernel's serial share) its remote transfers alone, or
@@ -173,7 +149,8 @@ class ReplayState {
     return share == 1 ? bytes : static_cast<std::uint64_t>(std::llround(static_cast<double>(bytes) * share));
   }
 
-  Phase start_phase(const OpWork& work, double share, Part part) {
+  // The phase's activities, not started yet.
+  Phase make_phase(const OpWork& work, double share, Part part) const {
     Phase phase;
     // The local phase runs the SM time of the local work alone (OpWork::local_sm_time_s).
     const double sm_time_s = part == Part::kLocal ? work.local_sm_time_s.value_or(work.sm_time_s) : work.sm_time_s;
@@ -181,8 +158,7 @@ class ReplayState {
       phase.activities.push_back(sg4::Exec::init()
                                      ->set_flops_amount(units::sm_work_from_seconds(sm_time_s * share))
                                      ->set_host(node_.hosts.at(work.sm_vertex))
-                                     ->set_thread_count(static_cast<int>(work.sms_used))
-                                     ->start());
+                                     ->set_thread_count(static_cast<int>(work.sms_used)));
       phase.transfer_of.push_back(-1);
     }
     for (std::size_t i = 0; i < work.transfers.size(); ++i) {
@@ -191,65 +167,53 @@ class ReplayState {
       const std::uint64_t bytes = share_of(transfer.bytes, share);
       if (bytes == 0) continue;
       phase.activities.push_back(
-          sg4::Comm::sendto_async(node_.hosts.at(transfer.from), node_.hosts.at(transfer.to), bytes));
+          sg4::Comm::sendto_init(node_.hosts.at(transfer.from), node_.hosts.at(transfer.to))->set_payload_size(bytes));
       phase.transfer_of.push_back(static_cast<std::int16_t>(i));
     }
     return phase;
   }
 
-  // Waits for every activity of the phase; returns the index among the work's transfers of the one that ended last,
-  // or -1 when none ended after the SM work. A tie goes to the SM work (started first).
-  static std::int16_t wait_all(Phase& phase) {
+  // The index among the work's transfers of the phase's activity that ended last, or -1 when none ended after the SM
+  // work. A tie goes to the one first in the phase (the SM work first).
+  static std::int16_t last_ended(const Phase& phase, const std::vector<double>& end_times, double started) {
     std::int16_t last = -1;
-    double latest = sg4::Engine::get_clock();
-    for (std::size_t i = 0; i < phase.activities.size(); ++i) {
-      phase.activities[i]->wait();
-      const double now = sg4::Engine::get_clock();
-      if (now <= latest) continue;
-      latest = now;
+    double latest = started;
+    for (std::size_t i = 0; i < end_times.size(); ++i) {
+      if (end_times[i] <= latest) continue;
+      latest = end_times[i];
       last = phase.transfer_of[i];
     }
     return last;
   }
 
-  // Runs the work after its setup: all of it together, or, for a kernel whose remote and local work partly ran apart
-  // (serial_share), the part that overlapped together, then the rest of the remote transfers, then the rest of the SM
-  // work and local transfers. Returns the last transfer (wait_all) of the last phase.
-  std::int16_t run_work(const OpWork& work) {
-    if (work.serial_share <= 0) {
-      Phase all = start_phase(work, 1, Part::kAll);
-      return wait_all(all);
-    }
-    std::int16_t last = -1;
+  // The phases of the work after its setup: all of it together, or, for a kernel whose remote and local work partly
+  // ran apart (serial_share), the part that overlapped together, then the rest of the remote transfers, then the rest
+  // of the SM work and local transfers. The operation's last transfer is that of its last phase (last_ended).
+  std::vector<Phase> make_phases(const OpWork& work) const {
+    if (work.serial_share <= 0) return {make_phase(work, 1, Part::kAll)};
+    std::vector<Phase> phases;
     const double together = 1 - work.serial_share;
-    if (together > 0) {
-      Phase overlapped = start_phase(work, together, Part::kAll);
-      last = wait_all(overlapped);
-    }
-    for (Part part : {Part::kRemote, Part::kLocal}) {
-      Phase apart = start_phase(work, work.serial_share, part);
-      if (!apart.activities.empty()) last = wait_all(apart);
-    }
-    return last;
+    if (together > 0) phases.push_back(make_phase(work, together, Part::kAll));
+    for (Part part : {Part::kRemote, Part::kLocal}) phases.push_back(make_phase(work, work.serial_share, part));
+    return phases;
   }
 
-  void execute(const FedOp& op) {
-    const OpWork& work = op.work;
-    // A copy engine moves one copy at a time: a copy waits for its engine before it starts.
-    sg4::SemaphorePtr engine = work.copy_engine ? copy_engines_.at(*work.copy_engine) : nullptr;
-    if (engine) engine->acquire();
-    // The launch cost is part of a kernel's recorded duration: CUPTI's shortest kernel (empty, one block) lasts it.
-    const double start = sg4::Engine::get_clock();
-    if (work.setup_s > 0) sg4::this_actor::sleep_for(units::sim_from_seconds(work.setup_s));
-    const std::int16_t last_transfer = run_work(work);
-    if (engine) engine->release();
+  void release(CopyEngine& engine) {
+    if (engine.waiting.empty()) {
+      engine.busy = false;
+    } else {
+      maestro_.wake_one(engine.waiting);
+    }
+  }
+
+  void op_ended(const FedOp& op, double start, std::int16_t last_transfer) {
     feed_.op_ended(op, units::seconds_from_sim(start), units::seconds_from_sim(sg4::Engine::get_clock()),
                    last_transfer);
     if (done_.size() <= op.op) done_.resize(op.op + 1, false);
     done_[op.op] = true;
-    if (const auto signal = done_signal_.find(op.op); signal != done_signal_.end()) {
-      signal->second->release();
-      done_signal_.erase(signal);
+    if (const auto waiting = done_waiters_.find(op.op); waiting != done_waiters_.end()) {
+      maestro_.wake_all(waiting->second);
+      done_waiters_.erase(waiting);
     }
     ++ops_done_;
     if (ops_ended_) ops_ended_(ops_done_);
@@ -257,35 +221,22 @@ class ReplayState {
 
   ReplayFeed& feed_;
   SimgridNode node_;
-  sg4::Host* actors_host_;
   const OpsEnded& ops_ended_;
+  Maestro maestro_;
   std::size_t threads_running_;
   std::size_t ops_done_ = 0;
   std::vector<bool> done_;
-  std::unordered_map<std::size_t, sg4::SemaphorePtr> done_signal_;
-  std::vector<double> host_clock_;         // per host thread, simulated time: at or ahead of the engine's clock
-  std::vector<std::size_t> issued_ahead_;  // per host thread: operations issued since it last let the time catch up
+  std::unordered_map<std::size_t, Waiters> done_waiters_;  // node-based: parked processes keep their entry's place
   std::vector<std::deque<double>> issue_times_;  // per stream, of the operations issued and not yet taken
-  std::vector<bool> stream_waiting_;             // per stream: waiting for an issue (next_issue)
-  std::vector<sg4::SemaphorePtr> issued_;
-  std::vector<sg4::SemaphorePtr> copy_engines_;
-  std::exception_ptr failure_;
+  std::deque<Waiters> issue_waiters_;            // per stream (a deque: adding a stream moves none)
+  std::vector<CopyEngine> copy_engines_;
 };
-
 std::unique_ptr<sg4::Engine> make_engine() {
   // SimGrid reads its options from argv; the replay's are fixed, and SimGrid's own log lines are kept off stdout.
   static std::string program = "warpsim";
   static std::string quiet = "--log=root.thresh:critical";
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-  // Under AddressSanitizer (scripts/sanitize.sh) or ThreadSanitizer actors run on threads: SimGrid's default
-  // contexts switch stacks behind the sanitizer's back. Given at construction: the context factory is chosen then.
-  static std::string contexts = "--cfg=contexts/factory:thread";
-  static char* argv[] = {program.data(), quiet.data(), contexts.data(), nullptr};
-  int argc = 3;
-#else
   static char* argv[] = {program.data(), quiet.data(), nullptr};
   int argc = 2;
-#endif
   return std::make_unique<sg4::Engine>(&argc, argv);
 }
 
@@ -294,16 +245,8 @@ std::unique_ptr<sg4::Engine> make_engine() {
 double run_replay(const Topology& topology, ReplayFeed& feed, std::size_t copy_engines, const OpsEnded& ops_ended) {
   auto engine = make_engine();
   SimgridNode node = build_simgrid_node(*engine, topology, feed.routes());
-  sg4::Host* cpu = node.hosts.at(topology.host());  // actors only coordinate: where they live costs nothing
-  const std::vector<std::uint64_t> threads = feed.thread_ids();
-  ReplayState state(feed, threads.size(), std::move(node), cpu, copy_engines, ops_ended);
-  for (std::size_t t = 0; t < threads.size(); ++t) {
-    sg4::Actor::create("host.thread" + std::to_string(threads[t]), cpu,
-                       [&state, t] { state.guarded([&state, t] { state.run_host(t); }); });
-  }
-  state.add_new_streams();
-  engine->run();
-  state.rethrow_failure();
+  ReplayState state(feed, feed.thread_ids().size(), std::move(node), copy_engines, ops_ended);
+  state.run(*engine);
   return units::seconds_from_sim(sg4::Engine::get_clock());
 }
 

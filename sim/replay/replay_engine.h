@@ -1,9 +1,9 @@
 #pragma once
-// Runs a replay in SimGrid: one actor per host thread, one per (device, stream). Each host thread computes, issues
-// operations and blocks as its steps say; each stream actor runs its operations in order once issued and once the
-// operations they wait for have ended. Copies that need a copy engine hold it while they run. The steps and
-// operations come from a ReplayFeed as the actors need them, so a feed that reads its trace in windows keeps only
-// what has not run yet.
+// Runs a replay in SimGrid: one process per host thread, one per (device, stream) (maestro_process.h). Each host
+// thread computes, issues operations and blocks as its steps say; each stream's process runs its operations in order
+// once issued and once the operations they wait for have ended. Copies that need a copy engine hold it while they run.
+// The steps and operations come from a ReplayFeed as the processes need them, so a feed that reads its trace in
+// windows keeps only what has not run yet.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -17,7 +17,7 @@
 
 namespace warpsim::replay {
 
-/// An operation as a stream actor runs it.
+/// An operation as a stream's process runs it.
 struct FedOp {
   std::size_t op = kNoOp;
   std::vector<std::size_t> waits_for;  // operations of other streams that must end first
@@ -26,15 +26,15 @@ struct FedOp {
   std::uint64_t feed_note = 0;  // the feed's own, handed back with the operation when it ends
 };
 
-/// What the replay runs, handed out as the actors ask: a whole program in memory (ProgramFeed) or a trace read in
+/// What the replay runs, handed out as the processes ask: a whole program in memory (ProgramFeed) or a trace read in
 /// windows. Times are simulated seconds.
 class ReplayFeed {
  public:
   virtual ~ReplayFeed() = default;
-  /// The host threads' ids, known before the replay starts (an actor each, created in this order).
+  /// The host threads' ids, known before the replay starts (a process each, created in this order).
   virtual std::vector<std::uint64_t> thread_ids() const = 0;
   /// The streams known so far (device and stream ids; operations not needed). A feed that reads as it goes learns
-  /// of more when asked for steps; the engine adds an actor for each, in this order.
+  /// of more when asked for steps; the engine adds a process for each, in this order.
   virtual std::size_t stream_count() const = 0;
   virtual const ReplayStream& stream(std::size_t index) const = 0;
   /// The (from, to) vertex pairs the operations' transfers may use.
@@ -55,7 +55,7 @@ struct ReplayTimings {
   // SM work ended last (or the operation had nothing but its setup).
   std::vector<std::int16_t> op_last_transfer;
   std::vector<std::vector<double>> host_step_end;  // per thread, when each of its steps finished
-  double end = 0;                                  // when the last actor finished
+  double end = 0;                                  // when the last process finished
 };
 
 /// A whole program in memory: hands out its steps and operations, and keeps their times.
@@ -82,9 +82,10 @@ class ProgramFeed : public ReplayFeed {
 /// Called with the number of operations ended so far, after each one ends (progress displays).
 using OpsEnded = std::function<void(std::size_t)>;
 
-/// Creates the process's SimGrid engine (one per process: shared notes/simgrid.md), builds the node and runs what
+/// Creates the program's SimGrid engine (one per OS process: shared notes/simgrid.md), builds the node and runs what
 /// `feed` hands out. `copy_engines`: how many copy engines (OpWork::copy_engine indexes them), each running one copy
-/// at a time. Returns when the last actor finished (simulated seconds).
+/// at a time. Returns when the last replay process finished (simulated seconds). Throws the feed's or `ops_ended`'s
+/// error, or a runtime_error when operations were left waiting for each other.
 double run_replay(const Topology& topology, ReplayFeed& feed, std::size_t copy_engines = 0,
                   const OpsEnded& ops_ended = {});
 /// The same for a whole program in memory.

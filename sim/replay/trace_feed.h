@@ -1,5 +1,5 @@
 #pragma once
-// The replay's feed from a trace read in API order as the actors need it: each event goes through the program and
+// The replay's feed from a trace read in API order as the replay needs it: each event goes through the program and
 // host-step builders when a host thread has no step left to take; operations wait in their stream's queue until run,
 // steps in their thread's until taken. Memory holds what has been read and not yet run, not the trace.
 #include <cstddef>

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 #include "op_work.h"
@@ -219,6 +221,47 @@ TEST(ReplayEngine, AFeedIsAskedForAnOperationOnlyOnceIssuedAndEachStreamOnceMore
   EXPECT_NEAR(end, feed.ended_[1].second, 1e-12);
   EXPECT_EQ(feed.asked_[0], 3u);  // two operations, then nothing follows
   EXPECT_EQ(feed.asked_[1], 1u);  // a stream that never ran anything
+}
+
+TEST(ReplayEngine, OperationsWaitingForEachOtherStopTheReplayWithAMessage) {
+  const Topology topology = Topology::from_platform(testing::pcie_node(1, 32, 0));
+  Scenario scenario;
+  scenario.add(transfer(topology.host(), topology.gpu_memory(0), 1e6), 0, {1});
+  scenario.add(transfer(topology.gpu_memory(0), topology.host(), 1e6), 1, {0});
+  try {
+    scenario.run(topology);
+    FAIL() << "a replay whose operations wait for each other ended";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("waiting for each other"), std::string::npos) << error.what();
+  }
+}
+
+// A feed that fails at its third operation (a damaged trace read as the replay goes).
+class FailingFeed : public ProgramFeed {
+ public:
+  using ProgramFeed::ProgramFeed;
+  std::optional<FedOp> next_op(std::size_t stream) override {
+    if (++asked_ == 3) throw std::runtime_error("trace.wstrace: record 3 is damaged");
+    return ProgramFeed::next_op(stream);
+  }
+
+ private:
+  int asked_ = 0;
+};
+
+TEST(ReplayEngine, AFeedsErrorStopsTheReplayAndIsRethrown) {
+  const Topology topology = Topology::from_platform(testing::pcie_node(1, 32, 0));
+  Scenario scenario;
+  for (int i = 0; i < 5; ++i) scenario.add(transfer(topology.host(), topology.gpu_memory(0), 1e6), 0);
+  FailingFeed feed(scenario.program, scenario.work);
+  try {
+    run_replay(topology, feed);
+    FAIL() << "the feed's error was lost";
+  } catch (const std::runtime_error& error) {
+    EXPECT_STREQ(error.what(), "trace.wstrace: record 3 is damaged");
+  }
+  EXPECT_EQ(feed.timings().op_end[2], 0);  // nothing ran after it
+  EXPECT_EQ(feed.timings().op_end[4], 0);
 }
 
 TEST(ReplayEngine, CopiesNeedingOneCopyEngineRunOneAtATime) {
