@@ -4,7 +4,8 @@
 ///
 /// zlib's CRC-32 (the ISO-HDLC polynomial of zip and PNG): Debian 12 packages no C or C++ CRC-32C library, and for
 /// damage detection the two are equal (every error of 1 to 3 bits and every burst up to 32 bits is caught; other
-/// damage escapes with probability 2^-32). zlib is everywhere the tracer runs, GPU machines included.
+/// damage escapes with probability 2^-32). Computed by Intel's ISA-L where it is installed (Debian's libisal-dev),
+/// else by zlib, which is everywhere the tracer runs, GPU machines included: the same value either way.
 
 #include <cstdint>
 #include <string_view>
