@@ -44,5 +44,5 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION "science")
 # Debian 12's packages of the libraries warpsim links (ldd): named by hand, since dpkg-shlibdeps cannot resolve the
 # tracer's CUPTI, which comes with CUDA's toolkit and from no package; the tracer needs that toolkit where it records.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libsimgrid3.32, libprotobuf32, libfmt9, zlib1g, libisal2, libzstd1")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libsimgrid3.32, libprotobuf32, libfmt9, zlib1g, libisal2, libjemalloc2, libzstd1")
 include(CPack)

@@ -13,6 +13,7 @@ packages=(
   libzstd-dev  # compressed fatbin entries (trace/fatbin.cc)
   zlib1g-dev  # the traces' record checksums (trace/record_checksum.cc) where ISA-L is missing
   libisal-dev  # the same checksums, 10x faster
+  libjemalloc-dev  # warpsim's malloc (sim/CMakeLists.txt)
   clang-14 libclang-rt-14-dev
   python3  # tests/golden and scripts/check-includes.py
   python3-protobuf  # the Python reader (python/warpsim_trace)

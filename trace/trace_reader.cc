@@ -6,8 +6,6 @@
 #include <system_error>
 #include <utility>
 
-#include <google/protobuf/stubs/logging.h>
-
 #include "record_checksum.h"
 #include "trace_error.h"
 #include "trace_format.h"
@@ -149,8 +147,6 @@ bool TraceReader::read_record() {
   read_bytes(record_bytes_.data(), length, offset_);
   offset_ += length;
   if (checksum_bytes) check_checksum();
-  // A failed parse is reported below, once, as one line: keep protobuf's own log off stderr.
-  const google::protobuf::LogSilencer silence_protobuf_log;
   if (!record_.ParseFromString(record_bytes_))
     fail_record("garbage inside the record: its " + std::to_string(length) + " bytes are not a valid warpsim record");
   return true;

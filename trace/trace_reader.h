@@ -13,6 +13,8 @@
 #include <optional>
 #include <string>
 
+#include <google/protobuf/stubs/logging.h>
+
 #include "trace.pb.h"
 #include "trace_format.h"
 #include "trace_validation.h"
@@ -77,6 +79,10 @@ class TraceReader {
   std::uint64_t events_read_ = 0;
   std::string record_bytes_;  // reused: bounded by the largest record
   Record record_;
+  // A failed parse is reported once, as one line: protobuf's own log is kept off stderr while the reader lives (a
+  // silencer per record locked a global mutex twice a record).
+  std::unique_ptr<google::protobuf::LogSilencer> silence_protobuf_log_ =
+      std::make_unique<google::protobuf::LogSilencer>();
   TraceHeader header_;
   std::optional<KnownDevices> devices_;
   std::optional<Truncation> truncation_;
