@@ -152,6 +152,8 @@ class ReplayState {
   // The phase's activities, not started yet.
   Phase make_phase(const OpWork& work, double share, Part part) const {
     Phase phase;
+    phase.activities.reserve(1 + work.transfers.size());
+    phase.transfer_of.reserve(1 + work.transfers.size());
     // The local phase runs the SM time of the local work alone (OpWork::local_sm_time_s).
     const double sm_time_s = part == Part::kLocal ? work.local_sm_time_s.value_or(work.sm_time_s) : work.sm_time_s;
     if (part != Part::kRemote && sm_time_s > 0) {
