@@ -1,5 +1,6 @@
 #include "counter_lender.h"
 
+#include <tuple>
 #include <utility>
 
 namespace warpsim::replay {
@@ -10,19 +11,22 @@ bool has_core_counters(const KernelLaunch& kernel) {
 }
 
 CounterLender::Shape CounterLender::shape_of(const KernelLaunch& kernel) {
-  return Shape{kernel.name(),      kernel.grid().x(),  kernel.grid().y(), kernel.grid().z(),
-               kernel.block().x(), kernel.block().y(), kernel.block().z()};
+  return std::make_from_tuple<Shape>(view_of(kernel));
+}
+
+CounterLender::ShapeView CounterLender::view_of(const KernelLaunch& kernel) {
+  return ShapeView{kernel.name(),      kernel.grid().x(),  kernel.grid().y(), kernel.grid().z(),
+                   kernel.block().x(), kernel.block().y(), kernel.block().z()};
 }
 
 void CounterLender::offer(const KernelLaunch& kernel) {
   if (!has_core_counters(kernel)) return;
-  const Shape shape = shape_of(kernel);
-  if (!known_.contains(shape)) known_.emplace(shape, kernel.counters());
+  if (!known_.contains(view_of(kernel))) known_.emplace(shape_of(kernel), kernel.counters());
 }
 
 bool CounterLender::lend(KernelLaunch& kernel) const {
   if (has_core_counters(kernel)) return false;
-  const auto found = known_.find(shape_of(kernel));
+  const auto found = known_.find(view_of(kernel));
   if (found == known_.end()) return false;
   KernelCounters counters = found->second;
   counters.MergeFrom(kernel.counters());

@@ -7,8 +7,10 @@
 // The lender keeps one copy of counters per distinct launch shape, not per launch: a simulation streams the trace past
 // it (offer every kernel, then lend) without holding the trace's counters in memory.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
 
 #include "trace.pb.h"
@@ -35,7 +37,12 @@ class CounterLender {
   bool knows(const Shape& shape) const { return known_.contains(shape); }
 
  private:
-  std::map<Shape, KernelCounters> known_;
+  // The shape of a launch, looked up without copying its name (every kernel of a trace is looked up, twice).
+  using ShapeView = std::tuple<std::string_view, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
+                               std::uint32_t, std::uint32_t>;
+  static ShapeView view_of(const KernelLaunch& kernel);
+
+  std::map<Shape, KernelCounters, std::less<>> known_;
 };
 
 }  // namespace warpsim::replay
