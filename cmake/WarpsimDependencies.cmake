@@ -25,6 +25,26 @@ if(NOT TARGET fmt::fmt)
   target_compile_definitions(fmt::fmt INTERFACE FMT_HEADER_ONLY)
 endif()
 
+# Optional libraries found through pkg-config (ISA-L, zstd, jemalloc): linked where installed, left out elsewhere (the
+# GPU machines have none of their .pc files).
+find_package(PkgConfig QUIET)
+# Links `target` privately to pkg-config module `module` where it is installed, defining the optional 4th argument
+# (a WARPSIM_HAVE_... macro) for its sources; sets `found_var` in the caller to whether it did.
+function(warpsim_link_if_installed target module found_var)
+  set(found OFF)
+  if(PKG_CONFIG_FOUND)
+    pkg_check_modules(WARPSIM_OPTIONAL_${module} QUIET IMPORTED_TARGET ${module})
+    if(WARPSIM_OPTIONAL_${module}_FOUND)
+      target_link_libraries(${target} PRIVATE PkgConfig::WARPSIM_OPTIONAL_${module})
+      if(ARGC GREATER 3)
+        target_compile_definitions(${target} PRIVATE ${ARGV3})
+      endif()
+      set(found ON)
+    endif()
+  endif()
+  set(${found_var} ${found} PARENT_SCOPE)
+endfunction()
+
 if(WARPSIM_WITH_SIMGRID)
   # Debian ships only simgrid.pc (no CMake config): see shared notes/simgrid.md.
   find_package(PkgConfig REQUIRED)

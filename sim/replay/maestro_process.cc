@@ -3,6 +3,7 @@
 #include <simgrid/kernel/Timer.hpp>
 
 #include <algorithm>
+#include <iterator>
 #include <mutex>
 
 namespace sg4 = simgrid::s4u;

@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <deque>
 #include <exception>
-#include <memory>
+#include <utility>
 #include <vector>
 
 namespace warpsim::replay {
